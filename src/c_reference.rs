@@ -1,0 +1,196 @@
+//! Safe wrapper around RFC 3492 Appendix C, compiled from `csrc/punycode.c`.
+//!
+//! `build.rs` compiles the C file exactly as published, with `punycode_encode`
+//! and `punycode_decode` renamed `punycheck_rfc3492_encode` and
+//! `punycheck_rfc3492_decode`. This module is the only place that calls them.
+//!
+//! Output buffers are sized so that `punycode_big_output` never happens for a
+//! legitimate input: the decoder never outputs more code points than it reads
+//! bytes (Appendix C says so), and the encoder never outputs more than
+//! [`crate::punycode::MAX_DELTA_DIGITS`] digits per code point plus a
+//! delimiter. If the C code reports `big_output` anyway, the wrapper passes
+//! it on as [`ErrorKind::BigOutput`] for the harness to report as a defect.
+
+use std::os::raw::{c_char, c_int, c_uchar, c_uint};
+
+use crate::punycode::{Decoded, ErrorKind, MAX_DELTA_DIGITS};
+
+// `punycode_uint` is `unsigned int` wherever UINT_MAX >= 2^26 - 1, which holds
+// on every platform Rust supports with a C compiler here.
+type PunycodeUint = c_uint;
+
+// enum punycode_status, in declaration order.
+const PUNYCODE_SUCCESS: c_int = 0;
+const PUNYCODE_BAD_INPUT: c_int = 1;
+const PUNYCODE_BIG_OUTPUT: c_int = 2;
+const PUNYCODE_OVERFLOW: c_int = 3;
+
+unsafe extern "C" {
+    fn punycheck_rfc3492_encode(
+        input_length: PunycodeUint,
+        input: *const PunycodeUint,
+        case_flags: *const c_uchar,
+        output_length: *mut PunycodeUint,
+        output: *mut c_char,
+    ) -> c_int;
+
+    fn punycheck_rfc3492_decode(
+        input_length: PunycodeUint,
+        input: *const c_char,
+        output_length: *mut PunycodeUint,
+        output: *mut PunycodeUint,
+        case_flags: *mut c_uchar,
+    ) -> c_int;
+}
+
+/// Why the C reference gave no result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CError {
+    /// The C code returned this status.
+    Status(ErrorKind),
+    /// The input is too long for the C interface's `unsigned int` lengths
+    /// once the output buffer is sized; the C code was not called.
+    TooLong {
+        /// The input's length.
+        length: usize,
+        /// The longest input this wrapper passes to the C code.
+        limit: usize,
+    },
+    /// Encoding was given flags whose length differs from the input's; the C
+    /// code was not called.
+    FlagsLength,
+    /// The C code returned a status outside `enum punycode_status`.
+    UnknownStatus(i32),
+}
+
+/// The longest input, in code points, that [`encode`] passes to C: its
+/// output buffer of `MAX_DELTA_DIGITS * length + 2` bytes must have a size
+/// that fits in `unsigned int`.
+pub const MAX_ENCODE_INPUT: usize = (u32::MAX as usize - 2) / MAX_DELTA_DIGITS as usize;
+
+/// The longest input, in bytes, that [`decode`] passes to C.
+pub const MAX_DECODE_INPUT: usize = u32::MAX as usize;
+
+fn status(code: c_int) -> Result<(), CError> {
+    match code {
+        PUNYCODE_SUCCESS => Ok(()),
+        PUNYCODE_BAD_INPUT => Err(CError::Status(ErrorKind::BadInput)),
+        PUNYCODE_BIG_OUTPUT => Err(CError::Status(ErrorKind::BigOutput)),
+        PUNYCODE_OVERFLOW => Err(CError::Status(ErrorKind::Overflow)),
+        other => Err(CError::UnknownStatus(other)),
+    }
+}
+
+/// Encodes with `punycode_encode()`; `case_flags` as in
+/// [`crate::punycode::encode`] (`None` passes a null pointer).
+pub fn encode(input: &[u32], case_flags: Option<&[bool]>) -> Result<Vec<u8>, CError> {
+    if input.len() > MAX_ENCODE_INPUT {
+        return Err(CError::TooLong {
+            length: input.len(),
+            limit: MAX_ENCODE_INPUT,
+        });
+    }
+    if case_flags.is_some_and(|flags| flags.len() != input.len()) {
+        return Err(CError::FlagsLength);
+    }
+    let flags: Option<Vec<c_uchar>> =
+        case_flags.map(|f| f.iter().map(|&b| c_uchar::from(b)).collect());
+    let capacity = MAX_DELTA_DIGITS as usize * input.len() + 2;
+    let mut output = vec![0u8; capacity];
+    // Both fit: input.len() <= MAX_ENCODE_INPUT makes capacity <= u32::MAX.
+    let mut output_length = capacity as PunycodeUint;
+    // SAFETY: `input` holds `input.len()` readable elements and `flags`, when
+    // present, exactly as many; `output` has `output_length` writable bytes,
+    // which is all punycode_encode() writes (it checks against
+    // *output_length before every store). Every pointer outlives the call and
+    // none is retained by the C code.
+    let code = unsafe {
+        punycheck_rfc3492_encode(
+            input.len() as PunycodeUint,
+            input.as_ptr(),
+            flags.as_ref().map_or(std::ptr::null(), |f| f.as_ptr()),
+            &mut output_length,
+            output.as_mut_ptr().cast::<c_char>(),
+        )
+    };
+    status(code)?;
+    output.truncate(output_length as usize);
+    Ok(output)
+}
+
+/// Decodes with `punycode_decode()`, returning code points and case flags.
+pub fn decode(input: &[u8]) -> Result<Decoded, CError> {
+    if input.len() > MAX_DECODE_INPUT {
+        return Err(CError::TooLong {
+            length: input.len(),
+            limit: MAX_DECODE_INPUT,
+        });
+    }
+    // The decoder never outputs more code points than it reads bytes; one
+    // spare element keeps the pointers valid for an empty input.
+    let capacity = input.len() + 1;
+    let mut output: Vec<PunycodeUint> = vec![0; capacity];
+    let mut flags: Vec<c_uchar> = vec![0; capacity];
+    let mut output_length = input.len() as PunycodeUint;
+    // SAFETY: `input` holds `input.len()` readable bytes; `output` and `flags`
+    // each have room for `output_length` + 1 elements, and punycode_decode()
+    // checks against *output_length before every store and memmove. Every
+    // pointer outlives the call and none is retained by the C code.
+    let code = unsafe {
+        punycheck_rfc3492_decode(
+            input.len() as PunycodeUint,
+            input.as_ptr().cast::<c_char>(),
+            &mut output_length,
+            output.as_mut_ptr(),
+            flags.as_mut_ptr(),
+        )
+    };
+    status(code)?;
+    let length = output_length as usize;
+    output.truncate(length);
+    flags.truncate(length);
+    Ok(Decoded {
+        code_points: output,
+        flags: flags.into_iter().map(|f| f != 0).collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_unprefixed_symbols() {
+        let archive = concat!(env!("OUT_DIR"), "/librfc3492.a");
+        let out = std::process::Command::new("nm")
+            .args(["-g", "--defined-only", archive])
+            .output()
+            .expect("nm (binutils) runs");
+        assert!(out.status.success(), "nm failed on {archive}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let symbols: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.split_whitespace().nth(2))
+            .collect();
+        assert!(symbols.contains(&"punycheck_rfc3492_encode"), "{symbols:?}");
+        assert!(symbols.contains(&"punycheck_rfc3492_decode"), "{symbols:?}");
+        for symbol in symbols {
+            assert!(
+                symbol.starts_with("punycheck_"),
+                "unprefixed C symbol {symbol}"
+            );
+        }
+    }
+
+    #[test]
+    fn empty_input_in_both_directions() {
+        assert_eq!(encode(&[], None), Ok(Vec::new()));
+        assert_eq!(encode(&[], Some(&[])), Ok(Vec::new()));
+        assert_eq!(decode(b""), Ok(Decoded::default()));
+    }
+
+    #[test]
+    fn flags_length_is_checked_before_calling_c() {
+        assert_eq!(encode(&[0x41], Some(&[])), Err(CError::FlagsLength));
+    }
+}

@@ -1,0 +1,158 @@
+//! The implementations under test, all behind one trait.
+//!
+//! Every implementation declares what it supports in [`Capabilities`]: the
+//! code point domain, Appendix A annotations, how precisely it reports
+//! errors, and its length limits. The harness uses the declaration to decide
+//! which cases an implementation can be asked at all and how to compare its
+//! answers; anything it cannot express is skipped with the reason recorded.
+
+mod cleanroom;
+mod idna;
+mod rfc_c;
+
+pub use cleanroom::CleanRoom;
+pub use idna::Idna;
+pub use rfc_c::RfcC;
+
+use std::fmt;
+
+use crate::punycode::{Decoded, ErrorKind};
+
+/// Which code points an implementation takes and returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CodePointDomain {
+    /// Any 32-bit unsigned value, as RFC 3492 and its C code allow.
+    U32,
+    /// Unicode scalar values only (no surrogates, nothing above U+10FFFF).
+    UnicodeScalar,
+}
+
+/// How precisely an implementation reports a failure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorDetail {
+    /// Says which of the RFC's statuses it is (bad input, overflow, ...).
+    Kinds,
+    /// Only says that it failed (the `idna` crate returns `None`).
+    FailureOnly,
+}
+
+/// How an implementation takes Punycode text to decode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PunycodeInput {
+    /// Any bytes.
+    Bytes,
+    /// Valid UTF-8 only (a Rust `&str`); other byte strings cannot be passed.
+    Utf8,
+}
+
+/// What an implementation declares it supports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Capabilities {
+    /// Code points it accepts when encoding and returns when decoding.
+    pub domain: CodePointDomain,
+    /// Whether it takes and returns Appendix A mixed-case annotations.
+    pub annotations: bool,
+    /// How precise its errors are.
+    pub errors: ErrorDetail,
+    /// What it decodes from.
+    pub punycode_input: PunycodeInput,
+    /// The longest input it takes when encoding, in code points.
+    pub max_encode_input: Option<usize>,
+    /// The longest input it takes when decoding, in bytes.
+    pub max_decode_input: Option<usize>,
+}
+
+/// Why an implementation gave no result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// It rejected the input: with the RFC status when it says which, `None`
+    /// when it only says that it failed.
+    Rejected(Option<ErrorKind>),
+    /// The request is outside what it declares it supports; it was not run.
+    Unsupported(String),
+    /// It misbehaved in a way no conforming implementation can (a status it
+    /// should never return, output it cannot have produced, ...).
+    Broken(String),
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::Rejected(Some(kind)) => write!(f, "error {kind}"),
+            EngineError::Rejected(None) => f.write_str("failed (no error kind given)"),
+            EngineError::Unsupported(why) => write!(f, "unsupported: {why}"),
+            EngineError::Broken(why) => write!(f, "broken: {why}"),
+        }
+    }
+}
+
+/// What encoding returns: Punycode bytes (ASCII for every conforming engine).
+pub type EncodeResult = Result<Vec<u8>, EngineError>;
+/// What decoding returns: code points with case flags (all `false` from an
+/// engine without annotations).
+pub type DecodeResult = Result<Decoded, EngineError>;
+
+/// A Punycode implementation under test.
+pub trait Engine {
+    /// The name it is selected by (`cleanroom`, `rfc-c`, `idna`, ...).
+    fn name(&self) -> &str;
+    /// What it supports.
+    fn capabilities(&self) -> Capabilities;
+    /// Encodes code points; `case_flags` (one per code point) only for engines
+    /// that declare annotations.
+    fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult;
+    /// Decodes Punycode text.
+    fn decode(&self, input: &[u8]) -> DecodeResult;
+}
+
+/// Every implementation built into punycheck, the reference first.
+pub fn builtin() -> Vec<Box<dyn Engine>> {
+    vec![Box::new(RfcC), Box::new(CleanRoom), Box::new(Idna)]
+}
+
+/// The names of the built-in implementations.
+pub fn builtin_names() -> Vec<String> {
+    builtin().iter().map(|e| e.name().to_string()).collect()
+}
+
+/// Looks up a built-in implementation by name.
+pub fn by_name(name: &str) -> Option<Box<dyn Engine>> {
+    builtin().into_iter().find(|e| e.name() == name)
+}
+
+/// Checks a request against an engine's declared limits, before running it.
+pub fn check_supported(
+    caps: &Capabilities,
+    encode_input: Option<(&[u32], bool)>,
+    decode_input: Option<&[u8]>,
+) -> Result<(), String> {
+    if let Some((input, flags)) = encode_input {
+        if flags && !caps.annotations {
+            return Err("needs Appendix A annotations, which it does not support".into());
+        }
+        let scalar_only = caps.domain == CodePointDomain::UnicodeScalar;
+        if let Some(cp) = input
+            .iter()
+            .find(|&&cp| scalar_only && char::from_u32(cp).is_none())
+        {
+            return Err(format!(
+                "code point {cp:#X} is outside its domain (Unicode scalar values)"
+            ));
+        }
+        if let Some(limit) = caps.max_encode_input.filter(|&l| input.len() > l) {
+            return Err(format!(
+                "{} code points exceed its limit of {limit}",
+                input.len()
+            ));
+        }
+    }
+    if let Some(input) = decode_input {
+        if caps.punycode_input == PunycodeInput::Utf8 && std::str::from_utf8(input).is_err() {
+            return Err("input is not UTF-8 and it only takes text".into());
+        }
+        if let Some(limit) = caps.max_decode_input.filter(|&l| input.len() > l) {
+            return Err(format!("{} bytes exceed its limit of {limit}", input.len()));
+        }
+    }
+    Ok(())
+}

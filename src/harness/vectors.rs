@@ -1,0 +1,300 @@
+//! The vector files of `vectors/`: loading and validation.
+//!
+//! One TOML file per topic, each an array of `[[case]]` tables:
+//!
+//! ```toml
+//! [[case]]
+//! name = "rfc3492-7.1-B-encode"      # unique across all files
+//! op = "encode"                      # or "decode"
+//! input = "u+4ED6 u+4EEC"            # encode: u+/U+ tokens; decode: Punycode text
+//! # input_hex = "c3a9"               # decode: raw bytes, for non-ASCII input
+//! annotations = false                # encode: pass the u/U flags; decode: compare flags
+//! output = "ihqwc..."                # expected success ...
+//! # error = "bad_input"              # ... or expected failure kind
+//! # overflow_check = "decode_digit"  # with error = "overflow": the check that fires
+//! # limit_check = "decode_digit"     # with output: lands exactly on maxint there
+//! provenance = "where the input and the expected value come from"
+//! ```
+//!
+//! Expected values are computed by the C reference; the test
+//! `vectors_agree_with_c_reference` recomputes every one of them.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use serde::Deserialize;
+
+use crate::punycode::{ErrorKind, OverflowCheck};
+use crate::rfc_text::parse_code_point_token;
+
+/// The vector files built into punycheck: (file name, contents).
+pub const BUILTIN: &[(&str, &str)] = &[
+    (
+        "rfc3492-samples.toml",
+        include_str!("../../vectors/rfc3492-samples.toml"),
+    ),
+    ("overflow.toml", include_str!("../../vectors/overflow.toml")),
+    ("invalid.toml", include_str!("../../vectors/invalid.toml")),
+    ("edge.toml", include_str!("../../vectors/edge.toml")),
+];
+
+/// The direction a case runs in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Op {
+    /// Code points to Punycode.
+    Encode,
+    /// Punycode to code points.
+    Decode,
+}
+
+/// A case as written in a file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCase {
+    name: String,
+    op: Op,
+    input: Option<String>,
+    input_hex: Option<String>,
+    #[serde(default)]
+    annotations: bool,
+    output: Option<String>,
+    error: Option<String>,
+    overflow_check: Option<String>,
+    limit_check: Option<String>,
+    provenance: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    #[serde(default)]
+    case: Vec<RawCase>,
+}
+
+/// Code points with their Appendix A flags (`U+` sets the flag).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CodePoints {
+    /// The values.
+    pub values: Vec<u32>,
+    /// One flag per value.
+    pub flags: Vec<bool>,
+}
+
+impl CodePoints {
+    /// Parses whitespace-separated `u+XXXX`/`U+XXXX` tokens.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let mut cps = CodePoints::default();
+        for token in text.split_whitespace() {
+            let (cp, flag) =
+                parse_code_point_token(token).ok_or_else(|| format!("bad code point {token:?}"))?;
+            cps.values.push(cp);
+            cps.flags.push(flag);
+        }
+        Ok(cps)
+    }
+}
+
+impl fmt::Display for CodePoints {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (k, (&cp, &flag)) in self.values.iter().zip(&self.flags).enumerate() {
+            if k > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{}+{cp:04X}", if flag { 'U' } else { 'u' })?;
+        }
+        Ok(())
+    }
+}
+
+/// What a case runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// Code points to encode.
+    Encode(CodePoints),
+    /// Punycode bytes to decode.
+    Decode(Vec<u8>),
+}
+
+/// What a case expects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expected {
+    /// Encoding succeeds with these bytes.
+    Encoded(Vec<u8>),
+    /// Decoding succeeds with these code points (and flags).
+    Decoded(CodePoints),
+    /// It fails with this kind.
+    Error(ErrorKind),
+}
+
+/// One vector.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Case {
+    /// Unique name.
+    pub name: String,
+    /// The file it came from.
+    pub file: String,
+    /// What to run.
+    pub input: Input,
+    /// Encode: pass the flags. Decode: compare the flags.
+    pub annotations: bool,
+    /// The expected result.
+    pub expected: Expected,
+    /// For expected overflows: the check of RFC 3492 section 6 that fires.
+    pub overflow_check: Option<OverflowCheck>,
+    /// For successes: the check whose quantity lands exactly on `maxint`.
+    pub limit_check: Option<OverflowCheck>,
+    /// Where the input and the expected value come from.
+    pub provenance: String,
+}
+
+/// Parses hexadecimal bytes (`"c3a9"`).
+pub fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
+    let digits: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+    if !digits.len().is_multiple_of(2) {
+        return Err(format!("odd number of hex digits in {text:?}"));
+    }
+    digits
+        .chunks(2)
+        .map(|pair| {
+            let pair = std::str::from_utf8(pair).map_err(|_| format!("bad hex {text:?}"))?;
+            u8::from_str_radix(pair, 16).map_err(|_| format!("bad hex {text:?}"))
+        })
+        .collect()
+}
+
+fn convert(file: &str, raw: RawCase) -> Result<Case, String> {
+    let input = match (raw.op, raw.input, raw.input_hex) {
+        (Op::Encode, Some(text), None) => Input::Encode(CodePoints::parse(&text)?),
+        (Op::Decode, Some(text), None) => Input::Decode(text.into_bytes()),
+        (Op::Decode, None, Some(hex)) => Input::Decode(parse_hex(&hex)?),
+        _ => return Err("needs exactly one of input and input_hex (hex for decode only)".into()),
+    };
+    let expected = match (raw.output, raw.error) {
+        (Some(out), None) => match raw.op {
+            Op::Encode => Expected::Encoded(out.into_bytes()),
+            Op::Decode => Expected::Decoded(CodePoints::parse(&out)?),
+        },
+        (None, Some(error)) => Expected::Error(
+            ErrorKind::from_name(&error).ok_or_else(|| format!("unknown error {error:?}"))?,
+        ),
+        _ => return Err("needs exactly one of output and error".into()),
+    };
+    let check = |name: Option<String>| -> Result<Option<OverflowCheck>, String> {
+        name.map(|n| OverflowCheck::from_name(&n).ok_or_else(|| format!("unknown check {n:?}")))
+            .transpose()
+    };
+    let overflow_check = check(raw.overflow_check)?;
+    let limit_check = check(raw.limit_check)?;
+    if overflow_check.is_some() && expected != Expected::Error(ErrorKind::Overflow) {
+        return Err("overflow_check needs error = \"overflow\"".into());
+    }
+    if limit_check.is_some() && matches!(expected, Expected::Error(_)) {
+        return Err("limit_check needs an output".into());
+    }
+    if raw.provenance.trim().is_empty() {
+        return Err("provenance is empty".into());
+    }
+    Ok(Case {
+        name: raw.name,
+        file: file.to_string(),
+        input,
+        annotations: raw.annotations,
+        expected,
+        overflow_check,
+        limit_check,
+        provenance: raw.provenance,
+    })
+}
+
+/// Parses one vector file.
+pub fn parse_file(file: &str, text: &str) -> Result<Vec<Case>, String> {
+    let raw: RawFile = toml::from_str(text).map_err(|e| format!("{file}: {e}"))?;
+    raw.case
+        .into_iter()
+        .map(|c| {
+            let name = c.name.clone();
+            convert(file, c).map_err(|e| format!("{file}: case {name:?}: {e}"))
+        })
+        .collect()
+}
+
+/// Parses several files and rejects duplicate names across them.
+pub fn parse_files<'a>(
+    files: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> Result<Vec<Case>, String> {
+    let mut cases = Vec::new();
+    let mut names = BTreeSet::new();
+    for (file, text) in files {
+        for case in parse_file(file, text)? {
+            if !names.insert(case.name.clone()) {
+                return Err(format!("{file}: duplicate case name {:?}", case.name));
+            }
+            cases.push(case);
+        }
+    }
+    Ok(cases)
+}
+
+/// The built-in vectors.
+pub fn builtin() -> Result<Vec<Case>, String> {
+    parse_files(BUILTIN.iter().copied())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ONE: &str = r#"
+[[case]]
+name = "x"
+op = "decode"
+input = "a-"
+output = "u+0061"
+provenance = "test"
+"#;
+
+    #[test]
+    fn duplicates_are_rejected() {
+        let err = parse_files([("a.toml", ONE), ("b.toml", ONE)]).unwrap_err();
+        assert!(err.contains("duplicate case name \"x\""), "{err}");
+    }
+
+    #[test]
+    fn malformed_cases_are_rejected_with_their_name() {
+        for (text, needle) in [
+            (ONE.replace("output", "outptu"), "unknown field"),
+            (ONE.replace("\"u+0061\"", "\"v+0061\""), "bad code point"),
+            (
+                ONE.replace("provenance = \"test\"", "provenance = \" \""),
+                "provenance",
+            ),
+            (
+                ONE.replace("output = \"u+0061\"", "error = \"nope\""),
+                "unknown error",
+            ),
+            (
+                ONE.replace("input = ", "input_hex = \"a\"\ninput = "),
+                "exactly one",
+            ),
+            (
+                ONE.replace(
+                    "provenance",
+                    "overflow_check = \"decode_digit\"\nprovenance",
+                ),
+                "overflow_check",
+            ),
+        ] {
+            let err = parse_file("f.toml", &text).unwrap_err();
+            assert!(err.contains(needle), "{err}");
+        }
+    }
+
+    #[test]
+    fn code_points_print_as_parsed() {
+        let cps = CodePoints::parse("U+0050 u+10FFFF u+ffffffff").unwrap();
+        assert_eq!(cps.to_string(), "U+0050 u+10FFFF u+FFFFFFFF");
+        assert_eq!(parse_hex("c3 a9").unwrap(), [0xC3, 0xA9]);
+        assert!(parse_hex("c3a").is_err());
+    }
+}

@@ -1,0 +1,32 @@
+//! punycheck: Punycode (RFC 3492) implementations checked against each other.
+//!
+//! # What is here
+//!
+//! - [`punycode`]: a clean-room Punycode written from RFC 3492 sections 3 to 6,
+//!   over 32-bit code points, with Appendix A annotations, typed errors that
+//!   mirror the RFC's C status codes (and say which overflow check fired),
+//!   and a trace of every delta as in sections 7.2 and 7.3.
+//! - [`c_reference`]: RFC 3492 Appendix C, compiled from the RFC text byte for
+//!   byte by `build.rs`, behind a safe wrapper.
+//! - [`engines`]: one [`engines::Engine`] trait that every implementation sits
+//!   behind, each declaring its [`engines::Capabilities`]: the clean-room code,
+//!   the C reference and the `idna` crate.
+//! - [`harness`]: the vector files of `vectors/` and the runner that runs
+//!   every engine over every vector.
+//! - [`rfc_text`]: reads the RFC text itself (Appendix C, section 7).
+//!
+//! # Plugging in an implementation
+//!
+//! Implement [`engines::Engine`] and declare honestly what it supports: the
+//! harness skips, with a recorded reason, every case outside that
+//! declaration, and fails every other difference from the expected result.
+//!
+//! # Panics
+//!
+//! No function of this crate panics on any input: bad input is an error.
+
+pub mod c_reference;
+pub mod engines;
+pub mod harness;
+pub mod punycode;
+pub mod rfc_text;

@@ -1,0 +1,687 @@
+//! Clean-room Punycode, written from RFC 3492 sections 3 to 6.
+//!
+//! Code points are 32-bit unsigned integers, as in the RFC (not only Unicode
+//! scalar values), and all arithmetic is done in `u32` with overflow detected
+//! exactly where section 6.2 and 6.3 say "fail on overflow": the same points as
+//! the RFC's C sample implementation (Appendix C), so that every input gets the
+//! same output, flags and error kind from both.
+//!
+//! Mixed-case annotation (Appendix A) is supported in both directions: the
+//! decoder returns one flag per code point, and the encoder takes optional
+//! flags that force the case of ASCII letters and choose the case of the last
+//! digit of each delta.
+//!
+//! [`encode_traced`] and [`decode_traced`] expose every delta, its digits and
+//! the new bias, as in the traces of RFC 3492 sections 7.2 and 7.3.
+
+use std::fmt;
+
+/// `base`, the number of digit values (RFC 3492 section 5).
+pub const BASE: u32 = 36;
+/// `tmin`, the smallest threshold (RFC 3492 section 5).
+pub const T_MIN: u32 = 1;
+/// `tmax`, the largest threshold (RFC 3492 section 5).
+pub const T_MAX: u32 = 26;
+/// `skew`, used by bias adaptation (RFC 3492 section 5).
+pub const SKEW: u32 = 38;
+/// `damp`, the damping factor of the first adaptation (RFC 3492 section 5).
+pub const DAMP: u32 = 700;
+/// `initial_bias` (RFC 3492 section 5).
+pub const INITIAL_BIAS: u32 = 72;
+/// `initial_n`, the first non-basic code point (RFC 3492 section 5).
+pub const INITIAL_N: u32 = 0x80;
+/// The delimiter, U+002D HYPHEN-MINUS (RFC 3492 section 5).
+pub const DELIMITER: u8 = b'-';
+/// `maxint`, the largest value of the integer type (RFC 3492 section 6.4).
+pub const MAXINT: u32 = u32::MAX;
+/// The most digits any delta takes: `maxint` needs 10 at the worst reachable
+/// bias (test `max_delta_digits_is_tight`), and fewer digits never suffice for
+/// a larger delta. Used to size output buffers.
+pub const MAX_DELTA_DIGITS: u32 = 10;
+
+/// The three failure statuses of RFC 3492 Appendix C (`punycode_status`
+/// without `punycode_success`), shared by every implementation under test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ErrorKind {
+    /// `punycode_bad_input`: the input is invalid.
+    BadInput,
+    /// `punycode_big_output`: the output would exceed the space provided.
+    BigOutput,
+    /// `punycode_overflow`: the input needs wider integers to process.
+    Overflow,
+}
+
+impl ErrorKind {
+    /// The name used in vector files and reports (`bad_input`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::BadInput => "bad_input",
+            ErrorKind::BigOutput => "big_output",
+            ErrorKind::Overflow => "overflow",
+        }
+    }
+
+    /// Parses a name produced by [`ErrorKind::name`].
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "bad_input" => Some(ErrorKind::BadInput),
+            "big_output" => Some(ErrorKind::BigOutput),
+            "overflow" => Some(ErrorKind::Overflow),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why an input was rejected as bad (the error conditions of RFC 3492 section 6.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BadInputReason {
+    /// A non-basic code point (a byte >= 0x80) before the last delimiter.
+    NonBasicInLiteral,
+    /// A character with no digit value where a digit was expected.
+    NotADigit,
+    /// The input ended inside a generalized variable-length integer.
+    UnexpectedEnd,
+    /// Encoding was given a flag array whose length differs from the input's.
+    FlagsLength,
+    /// Decoding to a Rust `String` produced a code point that is not a Unicode
+    /// scalar value (only from [`decode_to_string`]).
+    NotUnicodeScalar,
+}
+
+/// Which "fail on overflow" of RFC 3492 section 6 was hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum OverflowCheck {
+    /// Decoder: `i + digit * w`.
+    DecodeDigit,
+    /// Decoder: `w * (base - t)`. Unreachable with Punycode's parameters
+    /// (see the test `weight_overflow_is_unreachable`), kept because the RFC
+    /// and the C reference check it.
+    DecodeWeight,
+    /// Decoder: `n + i div (length(output) + 1)`.
+    DecodeCodePoint,
+    /// Encoder: `delta + (m - n) * (h + 1)`.
+    EncodeDelta,
+    /// Encoder: `increment delta` for a code point smaller than `n`.
+    EncodeIncrement,
+    /// The input is longer than `maxint` elements, so lengths themselves
+    /// would need wider integers (the C reference cannot even be called).
+    Length,
+}
+
+impl OverflowCheck {
+    /// Every check, in the order of the RFC's text.
+    pub const ALL: [OverflowCheck; 6] = [
+        OverflowCheck::DecodeDigit,
+        OverflowCheck::DecodeWeight,
+        OverflowCheck::DecodeCodePoint,
+        OverflowCheck::EncodeDelta,
+        OverflowCheck::EncodeIncrement,
+        OverflowCheck::Length,
+    ];
+
+    /// The name used in vector files (`decode_digit`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            OverflowCheck::DecodeDigit => "decode_digit",
+            OverflowCheck::DecodeWeight => "decode_weight",
+            OverflowCheck::DecodeCodePoint => "decode_code_point",
+            OverflowCheck::EncodeDelta => "encode_delta",
+            OverflowCheck::EncodeIncrement => "encode_increment",
+            OverflowCheck::Length => "length",
+        }
+    }
+
+    /// Parses a name produced by [`OverflowCheck::name`].
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|c| c.name() == name)
+    }
+}
+
+/// An error of the clean-room encoder or decoder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Error {
+    /// The input is invalid; `position` is the index of the offending input
+    /// element (or the input length for an unexpected end).
+    BadInput {
+        /// Index into the input.
+        position: usize,
+        /// What is wrong there.
+        reason: BadInputReason,
+    },
+    /// The output would exceed the limit given to
+    /// [`encode_with_limit`] or [`decode_with_limit`].
+    BigOutput,
+    /// A value needs more than 32 bits.
+    Overflow {
+        /// Which check of RFC 3492 section 6 fired.
+        check: OverflowCheck,
+        /// Index of the input element being processed when it fired.
+        position: usize,
+    },
+}
+
+impl Error {
+    /// The RFC status this error corresponds to.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::BadInput { .. } => ErrorKind::BadInput,
+            Error::BigOutput => ErrorKind::BigOutput,
+            Error::Overflow { .. } => ErrorKind::Overflow,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::BadInput { position, reason } => {
+                let what = match reason {
+                    BadInputReason::NonBasicInLiteral => {
+                        "non-basic code point before the delimiter"
+                    }
+                    BadInputReason::NotADigit => "character has no digit value",
+                    BadInputReason::UnexpectedEnd => "input ends inside a delta",
+                    BadInputReason::FlagsLength => "case flags and input differ in length",
+                    BadInputReason::NotUnicodeScalar => {
+                        "decoded code point is not a Unicode scalar value"
+                    }
+                };
+                write!(f, "bad input at {position}: {what}")
+            }
+            Error::BigOutput => f.write_str("output would exceed the space provided"),
+            Error::Overflow { check, position } => {
+                write!(f, "arithmetic overflow ({}) at {position}", check.name())
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// The result of decoding: code points and their Appendix A case flags.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Decoded {
+    /// The decoded code points.
+    pub code_points: Vec<u32>,
+    /// One flag per code point: `true` suggests forcing it to uppercase.
+    pub flags: Vec<bool>,
+}
+
+/// The bias adaptation function of RFC 3492 section 6.1.
+pub fn adapt(delta: u32, numpoints: u32, firsttime: bool) -> u32 {
+    let mut delta = if firsttime { delta / DAMP } else { delta / 2 };
+    delta += delta / numpoints;
+    let mut k = 0;
+    while delta > ((BASE - T_MIN) * T_MAX) / 2 {
+        delta /= BASE - T_MIN;
+        k += BASE;
+    }
+    k + ((BASE - T_MIN + 1) * delta) / (delta + SKEW)
+}
+
+/// The threshold `t` for position `k` (sections 6.2 and 6.3; "+ tmin" omitted
+/// as the RFC allows).
+pub fn threshold(k: u32, bias: u32) -> u32 {
+    if k <= bias {
+        T_MIN
+    } else if k >= bias + T_MAX {
+        T_MAX
+    } else {
+        k - bias
+    }
+}
+
+/// The digit value of a basic code point (section 5): `a`-`z` and `A`-`Z` are
+/// 0 to 25, `0`-`9` are 26 to 35; anything else has none.
+pub fn digit_value(c: u8) -> Option<u32> {
+    match c {
+        b'a'..=b'z' => Some(u32::from(c - b'a')),
+        b'A'..=b'Z' => Some(u32::from(c - b'A')),
+        b'0'..=b'9' => Some(u32::from(c - b'0') + 26),
+        _ => None,
+    }
+}
+
+/// The basic code point for digit `d` (< 36), uppercase when `upper` and the
+/// digit is a letter (digits 26 to 35 are numerals and have no case).
+pub fn digit_char(d: u32, upper: bool) -> u8 {
+    debug_assert!(d < BASE);
+    // d < 36, so the narrowing is exact.
+    let d = d as u8;
+    match d {
+        0..=25 if upper => b'A' + d,
+        0..=25 => b'a' + d,
+        _ => b'0' + (d - 26),
+    }
+}
+
+/// Whether `cp` is a basic code point (section 5: below 0x80).
+pub fn is_basic(cp: u32) -> bool {
+    cp < 0x80
+}
+
+/// Encodes the integer `q` as a generalized variable-length integer
+/// (section 3.3) with the given bias, lowercase, appending to `out`. The last
+/// digit is uppercase when `upper_last`.
+pub fn encode_integer(mut q: u32, bias: u32, upper_last: bool, out: &mut Vec<u8>) {
+    let mut k = BASE;
+    loop {
+        let t = threshold(k, bias);
+        if q < t {
+            break;
+        }
+        out.push(digit_char(t + (q - t) % (BASE - t), false));
+        q = (q - t) / (BASE - t);
+        k += BASE;
+    }
+    out.push(digit_char(q, upper_last));
+}
+
+/// One step of an encoding: a non-basic code point inserted (section 7.3).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncodeStep {
+    /// The code point inserted.
+    pub code_point: u32,
+    /// The delta that advances the decoder to it.
+    pub delta: u32,
+    /// The digits emitted for `delta`.
+    pub digits: String,
+    /// The bias after adaptation.
+    pub bias: u32,
+}
+
+/// One step of a decoding: a delta consumed and a code point inserted
+/// (section 7.2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeStep {
+    /// The digits consumed (as they appear in the input).
+    pub digits: String,
+    /// The delta they decode to.
+    pub delta: u32,
+    /// The value of `i` after the delta was added, before it wrapped around
+    /// the output length (used to show a case lands exactly on `maxint`).
+    pub i_before_wrap: u32,
+    /// The bias after adaptation.
+    pub bias: u32,
+    /// The code point inserted (the new `n`).
+    pub code_point: u32,
+    /// Where it was inserted.
+    pub position: u32,
+    /// The output after the insertion.
+    pub output: Vec<u32>,
+}
+
+/// Observes the steps of an encoding or decoding; the untraced entry points
+/// pass an observer that does nothing, which the compiler removes.
+trait Observer {
+    fn encode_step(&mut self, _step: impl FnOnce() -> EncodeStep) {}
+    fn decode_step(&mut self, _step: impl FnOnce() -> DecodeStep) {}
+}
+
+struct Silent;
+impl Observer for Silent {}
+
+#[derive(Default)]
+struct Recorder {
+    encode: Vec<EncodeStep>,
+    decode: Vec<DecodeStep>,
+}
+
+impl Observer for Recorder {
+    fn encode_step(&mut self, step: impl FnOnce() -> EncodeStep) {
+        self.encode.push(step());
+    }
+    fn decode_step(&mut self, step: impl FnOnce() -> DecodeStep) {
+        self.decode.push(step());
+    }
+}
+
+/// Checks that `len` fits the RFC's integer type (section 6.4 assumes the
+/// input length is representable).
+fn check_length(len: usize) -> Result<u32, Error> {
+    u32::try_from(len).map_err(|_| Error::Overflow {
+        check: OverflowCheck::Length,
+        position: 0,
+    })
+}
+
+/// Encodes code points to Punycode (section 6.3).
+///
+/// `case_flags`, when given, must hold one flag per code point: ASCII letters
+/// are forced to uppercase (flag set) or lowercase, and the last digit of each
+/// delta is uppercase when its code point's flag is set (Appendix A). Without
+/// flags ASCII is copied as it is and digits are lowercase.
+pub fn encode(input: &[u32], case_flags: Option<&[bool]>) -> Result<Vec<u8>, Error> {
+    encode_impl(input, case_flags, u32::MAX, &mut Silent)
+}
+
+/// [`encode`] with the output limited to `max_output` bytes, as the C
+/// reference's `*output_length` does: [`Error::BigOutput`] when it would not fit
+/// (the basic code points need one spare byte for the delimiter).
+pub fn encode_with_limit(
+    input: &[u32],
+    case_flags: Option<&[bool]>,
+    max_output: u32,
+) -> Result<Vec<u8>, Error> {
+    encode_impl(input, case_flags, max_output, &mut Silent)
+}
+
+/// [`encode`], also returning one [`EncodeStep`] per non-basic code point
+/// (everything encoded before an error).
+pub fn encode_traced(
+    input: &[u32],
+    case_flags: Option<&[bool]>,
+) -> (Result<Vec<u8>, Error>, Vec<EncodeStep>) {
+    let mut recorder = Recorder::default();
+    let result = encode_impl(input, case_flags, u32::MAX, &mut recorder);
+    (result, recorder.encode)
+}
+
+fn encode_impl(
+    input: &[u32],
+    case_flags: Option<&[bool]>,
+    max_out: u32,
+    observer: &mut impl Observer,
+) -> Result<Vec<u8>, Error> {
+    let length = check_length(input.len())?;
+    if let Some(flags) = case_flags.filter(|f| f.len() != input.len()) {
+        return Err(Error::BadInput {
+            position: flags.len().min(input.len()),
+            reason: BadInputReason::FlagsLength,
+        });
+    }
+    let flag = |j: usize| case_flags.is_some_and(|flags| flags[j]);
+
+    // Copy the basic code points, followed by a delimiter if there are any.
+    let mut output = Vec::new();
+    for (j, &cp) in input.iter().enumerate() {
+        if is_basic(cp) {
+            // Room for this code point and the delimiter that will follow.
+            if max_out - (output.len() as u32) < 2 {
+                return Err(Error::BigOutput);
+            }
+            // cp < 0x80, so the narrowing is exact.
+            let c = cp as u8;
+            output.push(match case_flags {
+                Some(_) if flag(j) => c.to_ascii_uppercase(),
+                Some(_) => c.to_ascii_lowercase(),
+                None => c,
+            });
+        }
+    }
+    let b = output.len() as u32;
+    let mut h = b;
+    if b > 0 {
+        output.push(DELIMITER);
+    }
+
+    let mut n = INITIAL_N;
+    let mut delta: u32 = 0;
+    let mut bias = INITIAL_BIAS;
+    while h < length {
+        // Every code point below n is handled: find the next one up.
+        let m = input
+            .iter()
+            .copied()
+            .filter(|&cp| cp >= n)
+            .min()
+            .expect("h < length implies an unhandled code point >= n");
+        delta = (m - n)
+            .checked_mul(h + 1)
+            .and_then(|jump| delta.checked_add(jump))
+            .ok_or(Error::Overflow {
+                check: OverflowCheck::EncodeDelta,
+                position: input.iter().position(|&cp| cp == m).unwrap_or(0),
+            })?;
+        n = m;
+        for (j, &cp) in input.iter().enumerate() {
+            if cp < n {
+                delta = delta.checked_add(1).ok_or(Error::Overflow {
+                    check: OverflowCheck::EncodeIncrement,
+                    position: j,
+                })?;
+            }
+            if cp == n {
+                let start = output.len();
+                let mut q = delta;
+                let mut k = BASE;
+                loop {
+                    if output.len() as u32 >= max_out {
+                        return Err(Error::BigOutput);
+                    }
+                    let t = threshold(k, bias);
+                    if q < t {
+                        break;
+                    }
+                    output.push(digit_char(t + (q - t) % (BASE - t), false));
+                    q = (q - t) / (BASE - t);
+                    k += BASE;
+                }
+                output.push(digit_char(q, flag(j)));
+                bias = adapt(delta, h + 1, h == b);
+                observer.encode_step(|| EncodeStep {
+                    code_point: cp,
+                    delta,
+                    digits: String::from_utf8_lossy(&output[start..]).into_owned(),
+                    bias,
+                });
+                delta = 0;
+                h += 1;
+            }
+        }
+        // Cannot overflow: delta < length here (section 6.3); n only wraps
+        // past maxint when every code point is handled.
+        delta = delta.wrapping_add(1);
+        n = n.wrapping_add(1);
+    }
+    Ok(output)
+}
+
+/// Decodes Punycode to code points and case flags (section 6.2).
+///
+/// The input is raw bytes: bytes >= 0x80 are never basic code points nor
+/// digits, so they are rejected as [`Error::BadInput`] wherever they appear.
+pub fn decode(input: &[u8]) -> Result<Decoded, Error> {
+    decode_impl(input, u32::MAX, &mut Silent)
+}
+
+/// [`decode`] with the output limited to `max_output` code points, as the C
+/// reference's `*output_length` does.
+pub fn decode_with_limit(input: &[u8], max_output: u32) -> Result<Decoded, Error> {
+    decode_impl(input, max_output, &mut Silent)
+}
+
+/// [`decode`], also returning one [`DecodeStep`] per delta (everything decoded
+/// before an error).
+pub fn decode_traced(input: &[u8]) -> (Result<Decoded, Error>, Vec<DecodeStep>) {
+    let mut recorder = Recorder::default();
+    let result = decode_impl(input, u32::MAX, &mut recorder);
+    (result, recorder.decode)
+}
+
+fn decode_impl(input: &[u8], max_out: u32, observer: &mut impl Observer) -> Result<Decoded, Error> {
+    check_length(input.len())?;
+    // The basic code points are those before the last delimiter; a delimiter
+    // at position 0 starts no literal portion and is left to be decoded
+    // (where it fails, since it has no digit value).
+    let b = input.iter().rposition(|&c| c == DELIMITER).unwrap_or(0);
+    if b as u32 > max_out {
+        return Err(Error::BigOutput);
+    }
+    let mut decoded = Decoded {
+        code_points: Vec::with_capacity(input.len()),
+        flags: Vec::with_capacity(input.len()),
+    };
+    for (j, &c) in input[..b].iter().enumerate() {
+        if !is_basic(u32::from(c)) {
+            return Err(Error::BadInput {
+                position: j,
+                reason: BadInputReason::NonBasicInLiteral,
+            });
+        }
+        decoded.code_points.push(u32::from(c));
+        decoded.flags.push(c.is_ascii_uppercase());
+    }
+
+    let mut n = INITIAL_N;
+    let mut i: u32 = 0;
+    let mut bias = INITIAL_BIAS;
+    let mut pos = if b > 0 { b + 1 } else { 0 };
+    while pos < input.len() {
+        let start = pos;
+        let oldi = i;
+        let mut w: u32 = 1;
+        let mut k = BASE;
+        loop {
+            let Some(&c) = input.get(pos) else {
+                return Err(Error::BadInput {
+                    position: pos,
+                    reason: BadInputReason::UnexpectedEnd,
+                });
+            };
+            let digit = digit_value(c).ok_or(Error::BadInput {
+                position: pos,
+                reason: BadInputReason::NotADigit,
+            })?;
+            i = digit
+                .checked_mul(w)
+                .and_then(|add| i.checked_add(add))
+                .ok_or(Error::Overflow {
+                    check: OverflowCheck::DecodeDigit,
+                    position: pos,
+                })?;
+            pos += 1;
+            let t = threshold(k, bias);
+            if digit < t {
+                break;
+            }
+            w = w.checked_mul(BASE - t).ok_or(Error::Overflow {
+                check: OverflowCheck::DecodeWeight,
+                position: pos - 1,
+            })?;
+            k += BASE;
+        }
+        // The output is never longer than the input, which fits in u32.
+        let len = decoded.code_points.len() as u32;
+        let i_before_wrap = i;
+        bias = adapt(i - oldi, len + 1, oldi == 0);
+        n = n.checked_add(i / (len + 1)).ok_or(Error::Overflow {
+            check: OverflowCheck::DecodeCodePoint,
+            position: pos - 1,
+        })?;
+        i %= len + 1;
+        if len >= max_out {
+            return Err(Error::BigOutput);
+        }
+        decoded.code_points.insert(i as usize, n);
+        decoded
+            .flags
+            .insert(i as usize, input[pos - 1].is_ascii_uppercase());
+        observer.decode_step(|| DecodeStep {
+            digits: String::from_utf8_lossy(&input[start..pos]).into_owned(),
+            delta: i_before_wrap - oldi,
+            i_before_wrap,
+            bias,
+            code_point: n,
+            position: i,
+            output: decoded.code_points.clone(),
+        });
+        i += 1;
+    }
+    Ok(decoded)
+}
+
+/// Encodes a Rust string (Unicode scalar values, no annotations).
+pub fn encode_str(input: &str) -> Result<String, Error> {
+    let code_points: Vec<u32> = input.chars().map(u32::from).collect();
+    let bytes = encode(&code_points, None)?;
+    // Without flags every output byte is basic, hence valid UTF-8.
+    Ok(String::from_utf8(bytes).expect("Punycode output without flags is ASCII"))
+}
+
+/// Decodes Punycode text to a Rust string, ignoring the case flags; a decoded
+/// code point that is not a Unicode scalar value is
+/// [`BadInputReason::NotUnicodeScalar`].
+pub fn decode_to_string(input: &str) -> Result<String, Error> {
+    let decoded = decode(input.as_bytes())?;
+    decoded
+        .code_points
+        .iter()
+        .enumerate()
+        .map(|(position, &cp)| {
+            char::from_u32(cp).ok_or(Error::BadInput {
+                position,
+                reason: BadInputReason::NotUnicodeScalar,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn max_delta_digits_is_tight() {
+        // Every reachable bias is below 216 (see weight_overflow_is_unreachable).
+        let longest = (0..216)
+            .map(|bias| {
+                let mut out = Vec::new();
+                encode_integer(MAXINT, bias, false, &mut out);
+                out.len()
+            })
+            .max();
+        assert_eq!(longest, Some(MAX_DELTA_DIGITS as usize));
+    }
+
+    #[test]
+    fn digits_round_trip() {
+        for d in 0..BASE {
+            assert_eq!(digit_value(digit_char(d, false)), Some(d));
+            assert_eq!(digit_value(digit_char(d, true)), Some(d));
+        }
+        for c in 0..=255u8 {
+            assert_eq!(digit_value(c).is_some(), c.is_ascii_alphanumeric());
+        }
+    }
+
+    /// `w * (base - t)` cannot overflow before `i + digit * w` does. At each
+    /// step the decoder only continues when `digit >= t`, so `i` has grown by at
+    /// least `t * w`; the smallest `i` that reaches a given `w` comes from
+    /// choosing `digit = t` every time from `i = 0`. Adapt() returns
+    /// `k + 36 * d / (d + 38)` with `k <= 5 * 36` (delta < 2^32 is divided by
+    /// 35 at most five times before it drops to 455) and the second term below
+    /// 36, so every reachable bias is below 216. For each, the cheapest path
+    /// trips the digit check first.
+    #[test]
+    fn weight_overflow_is_unreachable() {
+        // adapt()'s loop divides by 35 while delta > 455: five divisions take
+        // any u32 to 455 or less, so k <= 180, and 36 * d / (d + 38) < 36.
+        const {
+            assert!(455 * 35u64.pow(5) > MAXINT as u64);
+            assert!((BASE - T_MIN + 1) * 455 / (455 + SKEW) < 36);
+        }
+        for bias in 0..216 {
+            let (mut i, mut w, mut k) = (0u32, 1u32, BASE);
+            let tripped = loop {
+                let t = threshold(k, bias);
+                match t.checked_mul(w).and_then(|add| i.checked_add(add)) {
+                    None => break OverflowCheck::DecodeDigit,
+                    Some(next) => i = next,
+                }
+                match w.checked_mul(BASE - t) {
+                    None => break OverflowCheck::DecodeWeight,
+                    Some(next) => w = next,
+                }
+                k += BASE;
+            };
+            assert_eq!(tripped, OverflowCheck::DecodeDigit, "bias {bias}");
+        }
+    }
+}

@@ -1,0 +1,233 @@
+//! The vector files: every expected value is what the C reference computes,
+//! every built-in engine agrees inside its domain, and the overflow vectors
+//! hit exactly the check they name.
+
+use std::collections::BTreeSet;
+
+use punycheck::c_reference;
+use punycheck::engines;
+use punycheck::harness::runner::{self, BUILTIN_EXPECTATIONS, Expectations, Outcome};
+use punycheck::harness::vectors::{self, Case, CodePoints, Expected, Input};
+use punycheck::punycode::{self, Error, ErrorKind, MAXINT, OverflowCheck};
+use punycheck::rfc_text::{RFC3492_TEXT, samples};
+
+fn cases() -> Vec<Case> {
+    vectors::builtin().expect("built-in vectors parse")
+}
+
+#[test]
+fn every_vector_file_is_built_in() {
+    let on_disk: BTreeSet<String> =
+        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/vectors"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| n.ends_with(".toml") && n != "expectations.toml")
+            .collect();
+    let built_in: BTreeSet<String> = vectors::BUILTIN
+        .iter()
+        .map(|(f, _)| f.to_string())
+        .collect();
+    assert_eq!(on_disk, built_in);
+}
+
+#[test]
+fn vectors_agree_with_c_reference() {
+    let cases = cases();
+    assert!(cases.len() > 100);
+    for case in &cases {
+        let got = match &case.input {
+            Input::Encode(cps) => {
+                let flags = case.annotations.then_some(cps.flags.as_slice());
+                match c_reference::encode(&cps.values, flags) {
+                    Ok(bytes) => Expected::Encoded(bytes),
+                    Err(c_reference::CError::Status(kind)) => Expected::Error(kind),
+                    Err(other) => panic!("{}: C reference could not run: {other:?}", case.name),
+                }
+            }
+            Input::Decode(bytes) => match c_reference::decode(bytes) {
+                Ok(d) => Expected::Decoded(CodePoints {
+                    values: d.code_points,
+                    flags: d.flags,
+                }),
+                Err(c_reference::CError::Status(kind)) => Expected::Error(kind),
+                Err(other) => panic!("{}: C reference could not run: {other:?}", case.name),
+            },
+        };
+        assert_eq!(got, case.expected, "{} ({})", case.name, case.file);
+    }
+}
+
+#[test]
+fn sample_vectors_are_the_rfc_samples() {
+    let cases = cases();
+    let rfc = samples(RFC3492_TEXT);
+    assert_eq!(rfc.len(), 19);
+    for sample in &rfc {
+        let name = format!("rfc3492-7.1-{}-encode-annotated", sample.id);
+        let case = cases
+            .iter()
+            .find(|c| c.name == name)
+            .expect("sample vector present");
+        let Input::Encode(cps) = &case.input else {
+            panic!("{name} encodes")
+        };
+        let printed: Vec<(u32, bool)> = cps
+            .values
+            .iter()
+            .copied()
+            .zip(cps.flags.iter().copied())
+            .collect();
+        assert_eq!(printed, sample.code_points, "{name}");
+        for suffix in ["encode-plain", "decode-annotated", "decode-plain"] {
+            let other = format!("rfc3492-7.1-{}-{suffix}", sample.id);
+            assert!(cases.iter().any(|c| c.name == other), "{other} missing");
+        }
+        // The RFC's printed strings are a cross-check, never the source.
+        assert_eq!(
+            case.expected,
+            Expected::Encoded(sample.printed.clone().into_bytes()),
+            "{name}: the C reference disagrees with the RFC's printed string"
+        );
+    }
+}
+
+#[test]
+fn erratum_3026_is_rejected_by_computation() {
+    let erratum = b"b1abfaaepdrnnbgefbaDdotcwatmq2g4l";
+    let sample_i = samples(RFC3492_TEXT)
+        .into_iter()
+        .find(|s| s.id == 'I')
+        .unwrap();
+    let expected: Vec<u32> = sample_i.code_points.iter().map(|c| c.0).collect();
+    let decoded = c_reference::decode(erratum).expect("the erratum's string decodes");
+    assert_ne!(decoded.code_points, expected);
+    let printed = c_reference::decode(sample_i.printed.as_bytes()).unwrap();
+    assert_eq!(printed.code_points, expected);
+}
+
+#[test]
+fn builtin_engines_agree_on_every_vector() {
+    let cases = cases();
+    let expectations = Expectations::parse(BUILTIN_EXPECTATIONS).unwrap();
+    expectations
+        .validate(&engines::builtin_names(), &cases)
+        .unwrap();
+    let report = runner::run(&engines::builtin(), &cases, &expectations);
+    let failures: Vec<String> = report
+        .failures()
+        .map(|r| format!("{} on {}: {:?}", r.engine, r.case, r.outcome))
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // The reference and the clean-room code run everything; idna skips only
+    // for declared reasons.
+    for row in &report.rows {
+        match (row.engine.as_str(), &row.outcome) {
+            ("rfc-c" | "cleanroom", outcome) => assert_eq!(outcome, &Outcome::Pass, "{}", row.case),
+            ("idna", Outcome::Skip(reason)) => assert!(
+                reason.contains("annotations")
+                    || reason.contains("Unicode scalar")
+                    || reason.contains("UTF-8"),
+                "{}: {reason}",
+                row.case
+            ),
+            _ => {}
+        }
+    }
+    let idna_passes = report
+        .rows
+        .iter()
+        .filter(|r| r.engine == "idna" && r.outcome == Outcome::Pass)
+        .count();
+    assert!(idna_passes > 80, "idna ran too few cases: {idna_passes}");
+}
+
+fn clean_room(case: &Case) -> Result<(), Error> {
+    match &case.input {
+        Input::Encode(cps) => punycode::encode(
+            &cps.values,
+            case.annotations.then_some(cps.flags.as_slice()),
+        )
+        .map(drop),
+        Input::Decode(bytes) => punycode::decode(bytes).map(drop),
+    }
+}
+
+#[test]
+fn overflow_vectors_trip_exactly_their_check() {
+    let cases = cases();
+    for case in cases.iter().filter(|c| c.overflow_check.is_some()) {
+        let want = case.overflow_check.unwrap();
+        match clean_room(case) {
+            Err(Error::Overflow { check, .. }) => assert_eq!(check, want, "{}", case.name),
+            other => panic!(
+                "{}: expected overflow at {want:?}, got {other:?}",
+                case.name
+            ),
+        }
+    }
+}
+
+#[test]
+fn limit_vectors_land_exactly_on_maxint() {
+    for case in cases().iter().filter(|c| c.limit_check.is_some()) {
+        let check = case.limit_check.unwrap();
+        let landed = match (&case.input, check) {
+            (Input::Decode(bytes), OverflowCheck::DecodeDigit) => {
+                let (result, steps) = punycode::decode_traced(bytes);
+                result.is_ok() && steps.iter().any(|s| s.i_before_wrap == MAXINT)
+            }
+            (Input::Decode(bytes), OverflowCheck::DecodeCodePoint) => {
+                let (result, steps) = punycode::decode_traced(bytes);
+                result.is_ok() && steps.iter().any(|s| s.code_point == MAXINT)
+            }
+            (Input::Encode(cps), OverflowCheck::EncodeDelta | OverflowCheck::EncodeIncrement) => {
+                let (result, steps) = punycode::encode_traced(&cps.values, None);
+                result.is_ok() && steps.iter().any(|s| s.delta == MAXINT)
+            }
+            (_, other) => panic!("{}: no way to verify a limit of {other:?}", case.name),
+        };
+        assert!(landed, "{} does not land on maxint at {check:?}", case.name);
+    }
+}
+
+#[test]
+fn every_reachable_overflow_check_has_a_trip_and_a_limit_vector() {
+    let cases = cases();
+    for check in OverflowCheck::ALL {
+        if matches!(check, OverflowCheck::DecodeWeight | OverflowCheck::Length) {
+            // DecodeWeight: unreachable, proven by punycode::tests::
+            // weight_overflow_is_unreachable. Length: needs 2^32 elements.
+            continue;
+        }
+        assert!(
+            cases.iter().any(|c| c.overflow_check == Some(check)),
+            "no trip for {check:?}"
+        );
+        assert!(
+            cases.iter().any(|c| c.limit_check == Some(check)),
+            "no limit for {check:?}"
+        );
+    }
+}
+
+#[test]
+fn invalid_vectors_cover_every_bad_input_kind() {
+    use punycheck::punycode::BadInputReason::*;
+    let mut seen = BTreeSet::new();
+    for case in cases() {
+        if case.expected == Expected::Error(ErrorKind::BadInput) {
+            match clean_room(&case) {
+                Err(Error::BadInput { reason, .. }) => {
+                    seen.insert(format!("{reason:?}"));
+                }
+                other => panic!("{}: expected bad input, got {other:?}", case.name),
+            }
+        }
+    }
+    for reason in [NonBasicInLiteral, NotADigit, UnexpectedEnd] {
+        assert!(
+            seen.contains(&format!("{reason:?}")),
+            "no vector for {reason:?}"
+        );
+    }
+}
