@@ -131,13 +131,8 @@ pub fn check_supported(
             return Err("needs Appendix A annotations, which it does not support".into());
         }
         let scalar_only = caps.domain == CodePointDomain::UnicodeScalar;
-        if let Some(cp) = input
-            .iter()
-            .find(|&&cp| scalar_only && char::from_u32(cp).is_none())
-        {
-            return Err(format!(
-                "code point {cp:#X} is outside its domain (Unicode scalar values)"
-            ));
+        if scalar_only && input.iter().any(|&cp| char::from_u32(cp).is_none()) {
+            return Err("a code point is outside its domain (Unicode scalar values)".into());
         }
         if let Some(limit) = caps.max_encode_input.filter(|&l| input.len() > l) {
             return Err(format!(
