@@ -7,15 +7,20 @@
 //! answers; anything it cannot express is skipped with the reason recorded.
 
 mod cleanroom;
+mod exec;
 mod idna;
 mod rfc_c;
+mod spec;
 
 pub use cleanroom::CleanRoom;
+pub use exec::Exec;
 pub use idna::Idna;
 pub use rfc_c::RfcC;
+pub use spec::{SpecOptions, from_spec};
 
 use std::fmt;
 
+use crate::harness::classes::Class;
 use crate::punycode::{Decoded, ErrorKind};
 
 /// Which code points an implementation takes and returns.
@@ -43,6 +48,11 @@ pub enum PunycodeInput {
     Bytes,
     /// Valid UTF-8 only (a Rust `&str`); other byte strings cannot be passed.
     Utf8,
+    /// One line of printable ASCII (0x20 to 0x7E), both ways: the RFC test
+    /// wrapper's convention, which `exec:` implementations follow. Punycode
+    /// with other bytes cannot be decoded, and code points whose encoding
+    /// would contain them (basic controls) cannot be encoded.
+    PrintableLine,
 }
 
 /// What an implementation declares it supports.
@@ -70,8 +80,12 @@ pub enum EngineError {
     Rejected(Option<ErrorKind>),
     /// The request is outside what it declares it supports; it was not run.
     Unsupported(String),
+    /// It stopped at a size limit of its own (such as the RFC wrapper's
+    /// "input or output is too large"): skipped and counted, not failed.
+    Limit(String),
     /// It misbehaved in a way no conforming implementation can (a status it
-    /// should never return, output it cannot have produced, ...).
+    /// should never return, output it cannot have produced, a crash, a hang,
+    /// ...).
     Broken(String),
 }
 
@@ -81,6 +95,7 @@ impl fmt::Display for EngineError {
             EngineError::Rejected(Some(kind)) => write!(f, "error {kind}"),
             EngineError::Rejected(None) => f.write_str("failed (no error kind given)"),
             EngineError::Unsupported(why) => write!(f, "unsupported: {why}"),
+            EngineError::Limit(why) => write!(f, "own size limit: {why}"),
             EngineError::Broken(why) => write!(f, "broken: {why}"),
         }
     }
@@ -120,33 +135,63 @@ pub fn by_name(name: &str) -> Option<Box<dyn Engine>> {
     builtin().into_iter().find(|e| e.name() == name)
 }
 
-/// Checks a request against an engine's declared limits, before running it.
+/// Checks a request against an engine's declared capabilities, before
+/// running it: `Err` gives the divergence class and the reason it cannot be
+/// asked.
 pub fn check_supported(
     caps: &Capabilities,
     encode_input: Option<(&[u32], bool)>,
     decode_input: Option<&[u8]>,
-) -> Result<(), String> {
+) -> Result<(), (Class, String)> {
     if let Some((input, flags)) = encode_input {
         if flags && !caps.annotations {
-            return Err("needs Appendix A annotations, which it does not support".into());
+            return Err((
+                Class::Annotations,
+                "needs Appendix A annotations, which it does not support".into(),
+            ));
         }
         let scalar_only = caps.domain == CodePointDomain::UnicodeScalar;
         if scalar_only && input.iter().any(|&cp| char::from_u32(cp).is_none()) {
-            return Err("a code point is outside its domain (Unicode scalar values)".into());
+            return Err((
+                Class::Domain,
+                "a code point is outside its domain (Unicode scalar values)".into(),
+            ));
+        }
+        if caps.punycode_input == PunycodeInput::PrintableLine
+            && input.iter().any(|&cp| cp < 0x20 || cp == 0x7F)
+        {
+            return Err((
+                Class::InputForm,
+                "a basic control code point cannot cross its printable-ASCII channel".into(),
+            ));
         }
         if let Some(limit) = caps.max_encode_input.filter(|&l| input.len() > l) {
-            return Err(format!(
-                "{} code points exceed its limit of {limit}",
-                input.len()
+            return Err((
+                Class::LengthLimit,
+                format!("{} code points exceed its limit of {limit}", input.len()),
             ));
         }
     }
     if let Some(input) = decode_input {
         if caps.punycode_input == PunycodeInput::Utf8 && std::str::from_utf8(input).is_err() {
-            return Err("input is not UTF-8 and it only takes text".into());
+            return Err((
+                Class::InputForm,
+                "input is not UTF-8 and it only takes text".into(),
+            ));
+        }
+        if caps.punycode_input == PunycodeInput::PrintableLine
+            && !input.iter().all(|&b| (0x20..0x7F).contains(&b))
+        {
+            return Err((
+                Class::InputForm,
+                "input is not printable ASCII, which is all its channel carries".into(),
+            ));
         }
         if let Some(limit) = caps.max_decode_input.filter(|&l| input.len() > l) {
-            return Err(format!("{} bytes exceed its limit of {limit}", input.len()));
+            return Err((
+                Class::LengthLimit,
+                format!("{} bytes exceed its limit of {limit}", input.len()),
+            ));
         }
     }
     Ok(())

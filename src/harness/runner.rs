@@ -2,7 +2,7 @@
 //!
 //! Each (engine, case) pair ends as one [`Outcome`]:
 //! - skipped, with the reason, when the case is outside what the engine
-//!   declares in its [`Capabilities`] or is listed as a skip in
+//!   declares in its [`crate::engines::Capabilities`] or is listed as a skip in
 //!   `vectors/expectations.toml`;
 //! - a known deviation when it fails and `vectors/expectations.toml` lists it
 //!   with its reason;
@@ -16,11 +16,10 @@ use std::fmt;
 
 use serde::Deserialize;
 
-use super::vectors::{Case, CodePoints, Expected, Input};
-use crate::engines::{
-    Capabilities, CodePointDomain, Engine, EngineError, ErrorDetail, check_supported,
-};
-use crate::punycode::Decoded;
+use super::classes::Class;
+use super::compare::{Request, Verdict, judge_with};
+use super::vectors::{Case, Input};
+use crate::engines::Engine;
 
 /// The expectations built into punycheck.
 pub const BUILTIN_EXPECTATIONS: &str = include_str!("../../vectors/expectations.toml");
@@ -200,129 +199,54 @@ pub fn run(engines: &[Box<dyn Engine>], cases: &[Case], expectations: &Expectati
     report
 }
 
+/// The question a case asks.
+pub fn request_of(case: &Case) -> Request {
+    match &case.input {
+        Input::Encode(cps) => Request::Encode {
+            code_points: cps.values.clone(),
+            flags: case.annotations.then(|| cps.flags.clone()),
+        },
+        Input::Decode(bytes) => Request::Decode(bytes.clone()),
+    }
+}
+
 /// Runs one engine on one case, applying its capabilities and the listed
 /// expectations.
 pub fn run_one(engine: &dyn Engine, case: &Case, expectations: &Expectations) -> Outcome {
-    let caps = engine.capabilities();
-    let supported = match &case.input {
-        Input::Encode(cps) => check_supported(&caps, Some((&cps.values, case.annotations)), None),
-        Input::Decode(bytes) => check_supported(&caps, None, Some(bytes)),
-    };
-    if let Some(listed) = Expectations::find(&expectations.skip, engine.name(), &case.name) {
-        return match supported {
-            Err(why) => Outcome::Skip(format!("{} ({why})", listed.reason)),
-            Ok(()) => Outcome::Fail(format!(
+    let request = request_of(case);
+    let listed_skip = Expectations::find(&expectations.skip, engine.name(), &case.name);
+    let flags_matter = case.annotations || matches!(case.input, Input::Encode(_));
+    let verdict = judge_with(engine, &request, &case.expected, flags_matter);
+    if let Some(listed) = listed_skip {
+        return match verdict {
+            Verdict::Skip { reason, .. } => Outcome::Skip(format!("{} ({reason})", listed.reason)),
+            _ => Outcome::Fail(format!(
                 "listed as skipped ({}) but inside its declared capabilities: remove the listing",
                 listed.reason
             )),
         };
     }
-    if let Err(why) = supported {
-        return Outcome::Skip(why);
-    }
-    let verdict = judge(engine, &caps, case);
+    let outcome = match verdict {
+        Verdict::Same => Outcome::Pass,
+        Verdict::Skip { reason, .. } => Outcome::Skip(reason),
+        // Agreement at the precision it declares.
+        Verdict::Divergence {
+            class: Class::Annotations | Class::ErrorDetail,
+            ..
+        } => Outcome::Pass,
+        Verdict::Divergence { detail, .. } => Outcome::Skip(detail),
+        Verdict::Nonconformance(detail) => Outcome::Fail(detail),
+    };
     match (
         Expectations::find(&expectations.deviation, engine.name(), &case.name),
-        verdict,
+        outcome,
     ) {
-        (None, verdict) => verdict,
+        (None, outcome) => outcome,
         (Some(listed), Outcome::Fail(_)) => Outcome::KnownDeviation(listed.reason.clone()),
         (Some(listed), Outcome::Pass) => Outcome::Fail(format!(
             "listed as a known deviation ({}) but passes: remove the listing",
             listed.reason
         )),
         (Some(_), other) => other,
-    }
-}
-
-fn describe_encoded(result: &Result<Vec<u8>, EngineError>) -> String {
-    match result {
-        Ok(bytes) => format!("{:?}", String::from_utf8_lossy(bytes)),
-        Err(e) => e.to_string(),
-    }
-}
-
-fn describe_decoded(result: &Result<Decoded, EngineError>) -> String {
-    match result {
-        Ok(d) => CodePoints {
-            values: d.code_points.clone(),
-            flags: d.flags.clone(),
-        }
-        .to_string(),
-        Err(e) => e.to_string(),
-    }
-}
-
-/// Compares an engine's error with an expected kind, at the precision it declares.
-fn error_matches(caps: &Capabilities, got: &EngineError, want: crate::punycode::ErrorKind) -> bool {
-    match got {
-        EngineError::Rejected(Some(kind)) => *kind == want,
-        EngineError::Rejected(None) => caps.errors == ErrorDetail::FailureOnly,
-        EngineError::Unsupported(_) | EngineError::Broken(_) => false,
-    }
-}
-
-fn judge(engine: &dyn Engine, caps: &Capabilities, case: &Case) -> Outcome {
-    match (&case.input, &case.expected) {
-        (Input::Encode(cps), expected) => {
-            let flags = case.annotations.then_some(cps.flags.as_slice());
-            let result = engine.encode(&cps.values, flags);
-            let ok = match (expected, &result) {
-                (Expected::Encoded(want), Ok(got)) => want == got,
-                (Expected::Error(kind), Err(e)) => error_matches(caps, e, *kind),
-                _ => false,
-            };
-            if ok {
-                Outcome::Pass
-            } else {
-                Outcome::Fail(format!(
-                    "expected {}, got {}",
-                    match expected {
-                        Expected::Encoded(b) => format!("{:?}", String::from_utf8_lossy(b)),
-                        other => format!("{other:?}"),
-                    },
-                    describe_encoded(&result)
-                ))
-            }
-        }
-        (Input::Decode(bytes), expected) => {
-            let result = engine.decode(bytes);
-            // A result outside the engine's domain must be refused, not returned.
-            if let Expected::Decoded(want) = expected {
-                let outside = caps.domain == CodePointDomain::UnicodeScalar
-                    && want.values.iter().any(|&cp| char::from_u32(cp).is_none());
-                if outside {
-                    return match &result {
-                        Err(EngineError::Rejected(_)) => Outcome::Skip(
-                            "decodes to a code point outside its domain (Unicode scalar values), which it refuses as declared".into(),
-                        ),
-                        _ => Outcome::Fail(format!(
-                            "decodes outside its declared domain: expected a refusal, got {}",
-                            describe_decoded(&result)
-                        )),
-                    };
-                }
-            }
-            let compare_flags = case.annotations && caps.annotations;
-            let ok = match (expected, &result) {
-                (Expected::Decoded(want), Ok(got)) => {
-                    want.values == got.code_points && (!compare_flags || want.flags == got.flags)
-                }
-                (Expected::Error(kind), Err(e)) => error_matches(caps, e, *kind),
-                _ => false,
-            };
-            if ok {
-                Outcome::Pass
-            } else {
-                Outcome::Fail(format!(
-                    "expected {}, got {}",
-                    match expected {
-                        Expected::Decoded(c) => c.to_string(),
-                        other => format!("{other:?}"),
-                    },
-                    describe_decoded(&result)
-                ))
-            }
-        }
     }
 }

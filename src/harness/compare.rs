@@ -1,0 +1,245 @@
+//! Asking an implementation one question and judging its answer against a
+//! reference answer (a vector's expected value, or the C reference's live
+//! answer), at the precision the implementation declares.
+//!
+//! Every answer ends as one [`Verdict`]: the same, skipped for a declared
+//! reason, different in a way a divergence class explains, or a
+//! nonconformance. The vector runner, the differential engine and `check`
+//! all judge through [`judge`], so they agree on what counts.
+
+use std::fmt;
+
+use super::classes::Class;
+use super::vectors::{CodePoints, Expected};
+use crate::c_reference::{self, CError};
+use crate::engines::{CodePointDomain, Engine, EngineError, ErrorDetail, check_supported};
+
+/// One question for an implementation.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Request {
+    /// Encode these code points, with case flags when given.
+    Encode {
+        /// The code points.
+        code_points: Vec<u32>,
+        /// One Appendix A flag per code point, or none.
+        flags: Option<Vec<bool>>,
+    },
+    /// Decode these bytes.
+    Decode(Vec<u8>),
+}
+
+impl Request {
+    /// The arguments of `punycheck repro` that ask this question.
+    pub fn repro_args(&self) -> String {
+        match self {
+            Request::Encode { code_points, flags } => {
+                let cps = CodePoints {
+                    values: code_points.clone(),
+                    flags: flags
+                        .clone()
+                        .unwrap_or_else(|| vec![false; code_points.len()]),
+                };
+                let annotated = if flags.is_some() { "" } else { " --no-flags" };
+                format!("--encode '{cps}'{annotated}")
+            }
+            Request::Decode(bytes)
+                if bytes
+                    .iter()
+                    .all(|&b| (0x20..0x7F).contains(&b) && b != b'\'') =>
+            {
+                format!("--decode '{}'", String::from_utf8_lossy(bytes))
+            }
+            Request::Decode(bytes) => {
+                let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+                format!("--decode-hex {hex}")
+            }
+        }
+    }
+}
+
+impl fmt::Display for Request {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Request::Encode { code_points, flags } => {
+                let cps = CodePoints {
+                    values: code_points.clone(),
+                    flags: flags
+                        .clone()
+                        .unwrap_or_else(|| vec![false; code_points.len()]),
+                };
+                let how = if flags.is_some() {
+                    "with flags"
+                } else {
+                    "without flags"
+                };
+                write!(f, "encode [{cps}] {how}")
+            }
+            Request::Decode(bytes) => write!(f, "decode {:?}", String::from_utf8_lossy(bytes)),
+        }
+    }
+}
+
+/// How an answer compares with the reference.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The same answer, at the implementation's declared precision.
+    Same,
+    /// Not asked: outside its declared capabilities.
+    Skip {
+        /// Why, as a class.
+        class: Class,
+        /// Why, in words.
+        reason: String,
+    },
+    /// A different answer that a divergence class explains.
+    Divergence {
+        /// The class.
+        class: Class,
+        /// What differed.
+        detail: String,
+    },
+    /// A different answer that nothing explains.
+    Nonconformance(String),
+}
+
+/// Describes an answer for a report.
+pub fn describe(answer: &Result<Expected, EngineError>) -> String {
+    match answer {
+        Ok(Expected::Encoded(bytes)) => format!("{:?}", String::from_utf8_lossy(bytes)),
+        Ok(Expected::Decoded(cps)) => format!("[{cps}]"),
+        Ok(Expected::Error(kind)) => format!("error {kind}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Asks an implementation, without any capability check.
+pub fn ask(engine: &dyn Engine, request: &Request) -> Result<Expected, EngineError> {
+    let answer = match request {
+        Request::Encode { code_points, flags } => engine
+            .encode(code_points, flags.as_deref())
+            .map(Expected::Encoded),
+        Request::Decode(bytes) => engine.decode(bytes).map(|d| {
+            Expected::Decoded(CodePoints {
+                values: d.code_points,
+                flags: d.flags,
+            })
+        }),
+    };
+    match answer {
+        Err(EngineError::Rejected(Some(kind))) => Ok(Expected::Error(kind)),
+        other => other,
+    }
+}
+
+/// The C reference's answer. `None` when the C code cannot be called for
+/// this request (longer than its interface allows).
+pub fn reference(request: &Request) -> Option<Expected> {
+    let answer = match request {
+        Request::Encode { code_points, flags } => {
+            c_reference::encode(code_points, flags.as_deref()).map(Expected::Encoded)
+        }
+        Request::Decode(bytes) => c_reference::decode(bytes).map(|d| {
+            Expected::Decoded(CodePoints {
+                values: d.code_points,
+                flags: d.flags,
+            })
+        }),
+    };
+    match answer {
+        Ok(answer) => Some(answer),
+        Err(CError::Status(kind)) => Some(Expected::Error(kind)),
+        Err(_) => None,
+    }
+}
+
+/// Asks `engine` and judges its answer against `reference`, flags included.
+pub fn judge(engine: &dyn Engine, request: &Request, reference: &Expected) -> Verdict {
+    judge_with(engine, request, reference, true)
+}
+
+/// [`judge`], comparing decoded case flags only when `flags_matter` (a vector
+/// can say that only the code points are expected).
+pub fn judge_with(
+    engine: &dyn Engine,
+    request: &Request,
+    reference: &Expected,
+    flags_matter: bool,
+) -> Verdict {
+    let caps = engine.capabilities();
+    let supported = match request {
+        Request::Encode { code_points, flags } => {
+            check_supported(&caps, Some((code_points, flags.is_some())), None)
+        }
+        Request::Decode(bytes) => check_supported(&caps, None, Some(bytes)),
+    };
+    if let Err((class, reason)) = supported {
+        return Verdict::Skip { class, reason };
+    }
+    let got = ask(engine, request);
+    match &got {
+        Err(EngineError::Limit(message)) => {
+            return Verdict::Skip {
+                class: Class::LengthLimit,
+                reason: format!("stopped at its own size limit ({message})"),
+            };
+        }
+        Err(EngineError::Unsupported(why)) => {
+            return Verdict::Nonconformance(format!(
+                "refused a request inside its declared capabilities: {why}"
+            ));
+        }
+        Err(EngineError::Broken(why)) => return Verdict::Nonconformance(why.clone()),
+        _ => {}
+    }
+    // A result outside its domain must be refused, not returned.
+    if let Expected::Decoded(want) = reference {
+        let outside = caps.domain == CodePointDomain::UnicodeScalar
+            && want.values.iter().any(|&cp| char::from_u32(cp).is_none());
+        if outside {
+            return match got {
+                Ok(Expected::Error(_)) | Err(EngineError::Rejected(None)) => Verdict::Divergence {
+                    class: Class::Domain,
+                    detail: "decodes to a code point outside its domain (Unicode scalar values), which it refuses as declared".into(),
+                },
+                other => Verdict::Nonconformance(format!(
+                    "the result [{want}] is outside its declared domain and must be refused, got {}",
+                    describe(&other)
+                )),
+            };
+        }
+    }
+    let mismatch = || {
+        Verdict::Nonconformance(format!(
+            "expected {}, got {}",
+            describe(&Ok(reference.clone())),
+            describe(&got)
+        ))
+    };
+    match (reference, &got) {
+        (Expected::Encoded(want), Ok(Expected::Encoded(answer))) if want == answer => Verdict::Same,
+        (Expected::Decoded(want), Ok(Expected::Decoded(answer)))
+            if want.values == answer.values =>
+        {
+            if want.flags == answer.flags || !flags_matter {
+                Verdict::Same
+            } else if !caps.annotations {
+                Verdict::Divergence {
+                    class: Class::Annotations,
+                    detail: "same code points; the case flags it does not support differ".into(),
+                }
+            } else {
+                mismatch()
+            }
+        }
+        (Expected::Error(want), Ok(Expected::Error(answer))) if want == answer => Verdict::Same,
+        (Expected::Error(want), Err(EngineError::Rejected(None)))
+            if caps.errors == ErrorDetail::FailureOnly =>
+        {
+            Verdict::Divergence {
+                class: Class::ErrorDetail,
+                detail: format!("failed without a kind where the reference says {want}"),
+            }
+        }
+        _ => mismatch(),
+    }
+}
