@@ -1,15 +1,27 @@
 //! The `punycheck` command line: argument parsing and calls into the library.
+//!
+//! Exit status: 0 conforming (or done), 1 nonconforming (or a line failed),
+//! 2 a usage or setup error.
 
+use std::io::{self, BufRead, IsTerminal, Write};
 use std::process::ExitCode;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use clap::{Parser, Subcommand};
-use punycheck::engines::{self, Engine};
-use punycheck::harness::runner::{self, BUILTIN_EXPECTATIONS, Expectations};
-use punycheck::harness::vectors;
+use clap::{Parser, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use punycheck::engines::{self, Engine, SpecOptions};
+use punycheck::harness::campaign::{self, Settings};
+use punycheck::harness::compare::{self, Request, Verdict};
+use punycheck::harness::report::{CheckReport, VectorSummary};
+use punycheck::harness::runner::{self, BUILTIN_EXPECTATIONS, Expectations, Outcome};
+use punycheck::harness::vectors::{self, Case, CodePoints};
+use punycheck::harness::{classes, matrix};
 
-/// Checks Punycode (RFC 3492) implementations against each other.
+/// Checks Punycode (RFC 3492) implementations against each other and
+/// against the RFC's own C code.
 ///
-/// With no command, runs every built-in implementation over every vector.
+/// With no command: every built-in implementation over every vector and a
+/// generated differential run, shown as a conformance matrix.
 #[derive(Parser)]
 #[command(version, about)]
 struct Cli {
@@ -17,48 +29,316 @@ struct Cli {
     command: Option<Command>,
 }
 
+/// How an implementation is named, with the options for `exec:` programs.
+#[derive(clap::Args, Clone)]
+struct ImplArgs {
+    /// The implementation: a built-in name (see `punycheck list`) or
+    /// exec:COMMAND for a program following RFC 3492 Appendix C's test
+    /// wrapper convention.
+    #[arg(long = "impl", value_name = "SPEC", default_value = "cleanroom")]
+    spec: String,
+    /// The program does not do Appendix A annotations (case flags).
+    #[arg(long)]
+    no_annotations: bool,
+    /// Seconds one run of an exec: program may take.
+    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+    timeout: f64,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+    Junit,
+}
+
 #[derive(Subcommand)]
 enum Command {
-    /// Runs the vector files over implementations (default: all built-in).
+    /// Encodes lines (arguments, or standard input) to Punycode.
+    Encode {
+        #[command(flatten)]
+        implementation: ImplArgs,
+        /// Input is u+XXXX/U+XXXX tokens (U = uppercase flag), not UTF-8 text.
+        #[arg(long)]
+        codepoints: bool,
+        /// Lines to encode; standard input when none.
+        text: Vec<String>,
+    },
+    /// Decodes Punycode lines (arguments, or standard input).
+    Decode {
+        #[command(flatten)]
+        implementation: ImplArgs,
+        /// Output u+XXXX/U+XXXX tokens (with flags), not UTF-8 text.
+        #[arg(long)]
+        codepoints: bool,
+        /// Lines to decode; standard input when none.
+        text: Vec<String>,
+    },
+    /// Runs the vector files over implementations.
     Vectors {
-        /// An implementation to run: one of the built-in names (repeatable).
-        #[arg(long = "impl", value_name = "NAME")]
-        implementations: Vec<String>,
-        /// Also list every skip and known deviation, case by case.
+        /// Implementations to run (repeatable; default: every built-in one).
+        #[arg(long = "impl", value_name = "SPEC")]
+        specs: Vec<String>,
+        /// More vector files, e.g. regressions saved by `check`.
+        #[arg(long = "file", value_name = "FILE")]
+        files: Vec<String>,
+        /// exec: programs do not do annotations.
+        #[arg(long)]
+        no_annotations: bool,
+        /// Seconds one run of an exec: program may take.
+        #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+        timeout: f64,
+        /// List every skip and known deviation, case by case.
         #[arg(long)]
         verbose: bool,
     },
+    /// Asks implementations the same generated questions as the C reference
+    /// and classifies every difference.
+    Diff {
+        /// Implementations to compare (repeatable).
+        #[arg(long = "impl", value_name = "SPEC", required = true)]
+        specs: Vec<String>,
+        /// Generator seed (default: chosen and printed).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Number of generated questions.
+        #[arg(long, conflicts_with = "seconds")]
+        cases: Option<u64>,
+        /// Or: how long to run.
+        #[arg(long)]
+        seconds: Option<f64>,
+        /// exec: programs do not do annotations.
+        #[arg(long)]
+        no_annotations: bool,
+        /// Seconds one run of an exec: program may take.
+        #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+        timeout: f64,
+    },
+    /// Everything a conformance gate needs for one implementation: vectors,
+    /// properties, and a differential run against the C reference.
+    Check {
+        #[command(flatten)]
+        implementation: ImplArgs,
+        /// How long to run in all.
+        #[arg(long, default_value_t = 30.0)]
+        seconds: f64,
+        /// Generator seed (default: chosen and printed).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Report format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        /// Append each minimized finding, as a vector, to this file.
+        #[arg(long, value_name = "FILE")]
+        save_regressions: Option<String>,
+    },
+    /// Asks one question of an implementation and of the C reference.
+    Repro {
+        #[command(flatten)]
+        implementation: ImplArgs,
+        /// Code points to encode, as u+XXXX/U+XXXX tokens.
+        #[arg(long, group = "question")]
+        encode: Option<String>,
+        /// Encode without case flags.
+        #[arg(long, requires = "encode")]
+        no_flags: bool,
+        /// Punycode text to decode.
+        #[arg(long, group = "question")]
+        decode: Option<String>,
+        /// Bytes to decode, in hexadecimal.
+        #[arg(long, group = "question")]
+        decode_hex: Option<String>,
+    },
     /// Lists the built-in implementations and what each declares.
     List,
+    /// Prints the path of the RFC's own test wrapper, compiled, for use as
+    /// exec:PATH.
+    WrapperPath,
 }
 
-fn select(names: &[String]) -> Result<Vec<Box<dyn Engine>>, String> {
-    if names.is_empty() {
-        return Ok(engines::builtin());
+/// An error that ends the command with status 2.
+struct SetupError(String);
+
+impl From<String> for SetupError {
+    fn from(message: String) -> Self {
+        SetupError(message)
     }
-    names
+}
+
+fn options(no_annotations: bool, timeout: f64) -> Result<SpecOptions, SetupError> {
+    if !(timeout.is_finite() && timeout > 0.0) {
+        return Err(SetupError(format!(
+            "--timeout must be a positive number of seconds, not {timeout}"
+        )));
+    }
+    Ok(SpecOptions {
+        annotations: !no_annotations,
+        timeout: Duration::from_secs_f64(timeout),
+    })
+}
+
+fn resolve(specs: &[String], options: SpecOptions) -> Result<Vec<Box<dyn Engine>>, SetupError> {
+    specs
         .iter()
-        .map(|name| {
-            engines::by_name(name).ok_or_else(|| {
-                format!(
-                    "unknown implementation {name:?}; built-in: {}",
-                    engines::builtin_names().join(", ")
-                )
-            })
-        })
+        .map(|s| engines::from_spec(s, options).map_err(SetupError))
         .collect()
 }
 
-fn run_vectors(names: &[String], verbose: bool) -> Result<bool, String> {
-    let engines = select(names)?;
-    let cases = vectors::builtin()?;
+fn chosen_seed(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64 % 1_000_000_007)
+    })
+}
+
+fn progress_bar(total: u64, what: &str) -> Option<ProgressBar> {
+    if !io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::new(total);
+    let style =
+        ProgressStyle::with_template("{spinner} {msg} [{elapsed_precise}] {bar:30} {pos}/{len}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar.set_message(what.to_string());
+    Some(bar)
+}
+
+/// Input lines: the arguments, or standard input.
+fn input_lines(args: &[String]) -> Result<Vec<Vec<u8>>, SetupError> {
+    if !args.is_empty() {
+        return Ok(args.iter().map(|a| a.clone().into_bytes()).collect());
+    }
+    let mut lines = Vec::new();
+    for line in io::stdin().lock().split(b'\n') {
+        let mut line = line.map_err(|e| SetupError(format!("cannot read standard input: {e}")))?;
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        lines.push(line);
+    }
+    Ok(lines)
+}
+
+fn encode_cmd(args: ImplArgs, codepoints: bool, text: Vec<String>) -> Result<bool, SetupError> {
+    let engine = engines::from_spec(&args.spec, options(args.no_annotations, args.timeout)?)?;
+    let annotations = engine.capabilities().annotations;
+    let mut ok = true;
+    let mut stdout = io::stdout().lock();
+    for (n, line) in input_lines(&text)?.into_iter().enumerate() {
+        let parsed = if codepoints {
+            std::str::from_utf8(&line)
+                .map_err(|_| "not UTF-8".to_string())
+                .and_then(CodePoints::parse)
+        } else {
+            std::str::from_utf8(&line)
+                .map(|t| CodePoints {
+                    values: t.chars().map(u32::from).collect(),
+                    flags: vec![false; t.chars().count()],
+                })
+                .map_err(|_| "not UTF-8 text".to_string())
+        };
+        let result = parsed.and_then(|cps| {
+            let flags = (codepoints && annotations).then_some(cps.flags.as_slice());
+            engine.encode(&cps.values, flags).map_err(|e| e.to_string())
+        });
+        match result {
+            Ok(bytes) => {
+                let _ = stdout.write_all(&bytes);
+                let _ = stdout.write_all(b"\n");
+            }
+            Err(e) => {
+                eprintln!("line {}: {e}", n + 1);
+                let _ = stdout.write_all(b"\n");
+                ok = false;
+            }
+        }
+    }
+    Ok(ok)
+}
+
+fn decode_cmd(args: ImplArgs, codepoints: bool, text: Vec<String>) -> Result<bool, SetupError> {
+    let engine = engines::from_spec(&args.spec, options(args.no_annotations, args.timeout)?)?;
+    let mut ok = true;
+    let mut stdout = io::stdout().lock();
+    for (n, line) in input_lines(&text)?.into_iter().enumerate() {
+        let result = engine
+            .decode(&line)
+            .map_err(|e| e.to_string())
+            .and_then(|d| {
+                if codepoints {
+                    Ok(CodePoints {
+                        values: d.code_points,
+                        flags: d.flags,
+                    }
+                    .to_string())
+                } else {
+                    d.code_points
+                        .iter()
+                        .map(|&cp| char::from_u32(cp))
+                        .collect::<Option<String>>()
+                        .ok_or_else(|| {
+                            "a decoded code point is not a Unicode scalar value; use --codepoints"
+                                .into()
+                        })
+                }
+            });
+        match result {
+            Ok(out) => {
+                let _ = writeln!(stdout, "{out}");
+            }
+            Err(e) => {
+                eprintln!("line {}: {e}", n + 1);
+                let _ = writeln!(stdout);
+                ok = false;
+            }
+        }
+    }
+    Ok(ok)
+}
+
+fn load_cases(files: &[String]) -> Result<Vec<Case>, SetupError> {
+    let mut contents: Vec<(String, String)> = vectors::BUILTIN
+        .iter()
+        .map(|(f, t)| (f.to_string(), t.to_string()))
+        .collect();
+    for file in files {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| SetupError(format!("cannot read {file}: {e}")))?;
+        contents.push((file.clone(), text));
+    }
+    Ok(vectors::parse_files(
+        contents.iter().map(|(f, t)| (f.as_str(), t.as_str())),
+    )?)
+}
+
+fn vectors_report(
+    engines: &[Box<dyn Engine>],
+    cases: &[Case],
+) -> Result<runner::Report, SetupError> {
     let expectations = Expectations::parse(BUILTIN_EXPECTATIONS)?;
-    expectations.validate(&engines::builtin_names(), &cases)?;
-    let report = runner::run(&engines, &cases, &expectations);
+    expectations.validate(&engines::builtin_names(), cases)?;
+    Ok(runner::run(engines, cases, &expectations))
+}
+
+fn vectors_cmd(
+    specs: Vec<String>,
+    files: Vec<String>,
+    no_annotations: bool,
+    timeout: f64,
+    verbose: bool,
+) -> Result<bool, SetupError> {
+    let engines = if specs.is_empty() {
+        engines::builtin()
+    } else {
+        resolve(&specs, options(no_annotations, timeout)?)?
+    };
+    let cases = load_cases(&files)?;
+    let report = vectors_report(&engines, &cases)?;
     println!(
-        "{} vectors from {} files, {} implementations\n",
+        "{} vectors, {} implementations\n",
         cases.len(),
-        vectors::BUILTIN.len(),
         engines.len()
     );
     print!("{report}");
@@ -66,26 +346,237 @@ fn run_vectors(names: &[String], verbose: bool) -> Result<bool, String> {
         println!("\nevery skip and known deviation:");
         for row in &report.rows {
             match &row.outcome {
-                runner::Outcome::Skip(why) => {
-                    println!("  {} skips {}: {why}", row.engine, row.case)
-                }
-                runner::Outcome::KnownDeviation(why) => {
+                Outcome::Skip(why) => println!("  {} skips {}: {why}", row.engine, row.case),
+                Outcome::KnownDeviation(why) => {
                     println!("  {} deviates on {}: {why}", row.engine, row.case)
                 }
                 _ => {}
             }
         }
     }
-    let failed = report.failures().count();
-    println!(
-        "\n{}",
-        if failed == 0 {
-            "all implementations conform on every vector they can run".to_string()
-        } else {
-            format!("{failed} failures")
+    Ok(report.failures().count() == 0)
+}
+
+fn diff_cmd(
+    specs: Vec<String>,
+    seed: Option<u64>,
+    cases: Option<u64>,
+    seconds: Option<f64>,
+    no_annotations: bool,
+    timeout: f64,
+) -> Result<bool, SetupError> {
+    let engines = resolve(&specs, options(no_annotations, timeout)?)?;
+    let seed = chosen_seed(seed);
+    let time = seconds.map(Duration::from_secs_f64);
+    let cases = cases.or(if time.is_none() { Some(10_000) } else { None });
+    let settings = Settings {
+        seed,
+        cases,
+        time,
+        properties: false,
+        max_findings: 5,
+    };
+    let refs: Vec<&dyn Engine> = engines.iter().map(|e| e.as_ref()).collect();
+    let bar = progress_bar(cases.unwrap_or(0), "diff");
+    let outcomes = campaign::run(&refs, settings, &mut |n| {
+        if let Some(bar) = &bar {
+            bar.set_position(n);
         }
-    );
-    Ok(failed == 0)
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    println!("punycheck diff, seed {seed}: every implementation against the C reference\n");
+    let mut clean = true;
+    for outcome in &outcomes {
+        let s = &outcome.stats;
+        println!(
+            "{}: {} requests, {} identical, {} nonconforming",
+            outcome.implementation, s.requests, s.same, s.nonconformances
+        );
+        for class in classes::Class::ALL {
+            let skipped = s.skipped.get(class.id()).copied().unwrap_or(0);
+            if skipped > 0 {
+                println!(
+                    "  {}: {skipped} not asked ({})",
+                    class.id(),
+                    class.entry().title
+                );
+            }
+            if let Some((n, example)) = s.divergences.get(class.id()) {
+                println!(
+                    "  {}: {n} classified differences ({}), e.g. {example}",
+                    class.id(),
+                    class.entry().title
+                );
+            }
+        }
+        for f in &outcome.findings {
+            println!(
+                "  FINDING [{}] {}\n    {}\n    reproduce: punycheck repro --impl {} {}",
+                f.check,
+                f.input,
+                f.detail,
+                shell_words::quote(&outcome.implementation),
+                f.repro_args
+            );
+        }
+        if let Some(why) = &outcome.aborted {
+            println!("  STOPPED: {why}");
+        }
+        clean &= outcome.conforming();
+    }
+    Ok(clean)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_cmd(
+    args: ImplArgs,
+    seconds: f64,
+    seed: Option<u64>,
+    format: Format,
+    save: Option<String>,
+) -> Result<bool, SetupError> {
+    if !(seconds.is_finite() && seconds > 0.0) {
+        return Err(SetupError(format!(
+            "--seconds must be a positive number, not {seconds}"
+        )));
+    }
+    let started = Instant::now();
+    let total = Duration::from_secs_f64(seconds);
+    let engine = engines::from_spec(&args.spec, options(args.no_annotations, args.timeout)?)?;
+    let seed = chosen_seed(seed);
+    let cases = load_cases(&[])?;
+    let vector_report = vectors_report(std::slice::from_ref(&engine), &cases)?;
+    let remaining = total.saturating_sub(started.elapsed());
+    let settings = Settings {
+        seed,
+        cases: None,
+        time: Some(remaining),
+        properties: true,
+        max_findings: 8,
+    };
+    let bar = (seconds > 3.0).then(|| progress_bar(0, "check")).flatten();
+    let mut outcomes = campaign::run(&[engine.as_ref()], settings, &mut |n| {
+        if let Some(bar) = &bar {
+            bar.set_position(n);
+            bar.set_length(n);
+        }
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let mut prefix = format!("punycheck repro --impl {}", shell_words::quote(&args.spec));
+    if args.no_annotations {
+        prefix.push_str(" --no-annotations");
+    }
+    let report = CheckReport {
+        implementation: args.spec.clone(),
+        annotations: !args.no_annotations,
+        seed,
+        seconds: started.elapsed().as_secs_f64(),
+        vectors: VectorSummary::from_report(&vector_report),
+        campaign: outcomes.remove(0),
+        repro_prefix: prefix,
+    };
+    if let Some(path) = save {
+        save_regressions(&path, &report)?;
+    }
+    match format {
+        Format::Text => print!("{}", report.to_text()),
+        Format::Json => println!("{}", report.to_json()),
+        Format::Junit => println!("{}", report.to_junit()),
+    }
+    if let Some(why) = &report.campaign.aborted {
+        return Err(SetupError(why.clone()));
+    }
+    Ok(report.conforming())
+}
+
+fn save_regressions(path: &str, report: &CheckReport) -> Result<(), SetupError> {
+    let mut text = String::new();
+    for (k, finding) in report.campaign.findings.iter().enumerate() {
+        let Some(expected) = compare::reference(&finding.request) else {
+            continue;
+        };
+        let name = format!("regression-seed{}-{}", report.seed, k + 1);
+        let provenance = format!(
+            "Found by `punycheck check --impl {} --seed {}` ({}: {}); expected value computed by the C reference.",
+            report.implementation, report.seed, finding.check, finding.detail
+        );
+        text += &vectors::case_to_toml(&name, &finding.request, &expected, &provenance);
+    }
+    if text.is_empty() {
+        return Ok(());
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| SetupError(format!("cannot open {path}: {e}")))?;
+    file.write_all(text.as_bytes())
+        .map_err(|e| SetupError(format!("cannot write {path}: {e}")))
+}
+
+fn repro_cmd(
+    args: ImplArgs,
+    encode: Option<String>,
+    no_flags: bool,
+    decode: Option<String>,
+    decode_hex: Option<String>,
+) -> Result<bool, SetupError> {
+    let request = match (encode, decode, decode_hex) {
+        (Some(tokens), None, None) => {
+            let cps = CodePoints::parse(&tokens)?;
+            Request::Encode {
+                flags: (!no_flags).then(|| cps.flags.clone()),
+                code_points: cps.values,
+            }
+        }
+        (None, Some(text), None) => Request::Decode(text.into_bytes()),
+        (None, None, Some(hex)) => Request::Decode(vectors::parse_hex(&hex)?),
+        _ => {
+            return Err(SetupError(
+                "give one of --encode, --decode, --decode-hex".into(),
+            ));
+        }
+    };
+    let engine = engines::from_spec(&args.spec, options(args.no_annotations, args.timeout)?)?;
+    let Some(want) = compare::reference(&request) else {
+        return Err(SetupError(
+            "the C reference cannot take an input this long".into(),
+        ));
+    };
+    let (verdict, answer) = compare::judge_answer(engine.as_ref(), &request, &want, true);
+    println!("question:        {request}");
+    println!("C reference:     {}", compare::describe(&Ok(want)));
+    match answer {
+        Some(answer) => println!(
+            "{:<16} {}",
+            format!("{}:", engine.name()),
+            compare::describe(&answer)
+        ),
+        None => println!("{:<16} not asked", format!("{}:", engine.name())),
+    }
+    let conforming = match verdict {
+        Verdict::Same => {
+            println!("verdict:         same");
+            true
+        }
+        Verdict::Skip { class, reason } => {
+            println!("verdict:         not asked ({class}: {reason})");
+            true
+        }
+        Verdict::Divergence { class, detail } => {
+            println!("verdict:         classified difference ({class}: {detail})");
+            true
+        }
+        Verdict::Nonconformance(detail) => {
+            println!("verdict:         NONCONFORMING: {detail}");
+            false
+        }
+    };
+    Ok(conforming)
 }
 
 fn list() {
@@ -100,25 +591,98 @@ fn list() {
             caps.punycode_input
         );
     }
+    println!("exec:CMD   any program following RFC 3492 Appendix C's test wrapper convention");
+}
+
+/// The default command: vectors and a differential run over every built-in
+/// implementation, as a matrix.
+fn matrix_cmd() -> Result<bool, SetupError> {
+    let engines = engines::builtin();
+    let cases = load_cases(&[])?;
+    let report = vectors_report(&engines, &cases)?;
+    println!("punycheck: {} built-in implementations\n", engines.len());
+    println!(
+        "vectors ({} cases from {} files):\n",
+        cases.len(),
+        vectors::BUILTIN.len()
+    );
+    print!("{report}");
+    let seed = 3492;
+    let questions = 20_000;
+    let m = matrix::run(&engines, seed, questions);
+    println!("\ndifferential (seed {seed}): {}", m.to_text());
+    println!("divergence classes (vectors/divergence-classes.toml):");
+    for entry in classes::table() {
+        println!("  {:<13} {}", entry.id, entry.title);
+    }
+    let clean = report.failures().count() == 0 && m.clean();
+    println!(
+        "\n{}",
+        if clean {
+            "every difference is classified: all implementations conform within their declared capabilities"
+        } else {
+            "UNEXPLAINED DIFFERENCES: see above; `punycheck check --impl NAME` minimizes them"
+        }
+    );
+    Ok(clean)
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => run_vectors(&[], false),
+        None => matrix_cmd(),
+        Some(Command::Encode {
+            implementation,
+            codepoints,
+            text,
+        }) => encode_cmd(implementation, codepoints, text),
+        Some(Command::Decode {
+            implementation,
+            codepoints,
+            text,
+        }) => decode_cmd(implementation, codepoints, text),
         Some(Command::Vectors {
-            implementations,
+            specs,
+            files,
+            no_annotations,
+            timeout,
             verbose,
-        }) => run_vectors(&implementations, verbose),
+        }) => vectors_cmd(specs, files, no_annotations, timeout, verbose),
+        Some(Command::Diff {
+            specs,
+            seed,
+            cases,
+            seconds,
+            no_annotations,
+            timeout,
+        }) => diff_cmd(specs, seed, cases, seconds, no_annotations, timeout),
+        Some(Command::Check {
+            implementation,
+            seconds,
+            seed,
+            format,
+            save_regressions,
+        }) => check_cmd(implementation, seconds, seed, format, save_regressions),
+        Some(Command::Repro {
+            implementation,
+            encode,
+            no_flags,
+            decode,
+            decode_hex,
+        }) => repro_cmd(implementation, encode, no_flags, decode, decode_hex),
         Some(Command::List) => {
             list();
+            Ok(true)
+        }
+        Some(Command::WrapperPath) => {
+            println!("{}", env!("PUNYCHECK_RFC3492_WRAPPER"));
             Ok(true)
         }
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
-        Err(message) => {
+        Err(SetupError(message)) => {
             eprintln!("punycheck: {message}");
             ExitCode::from(2)
         }

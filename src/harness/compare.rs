@@ -12,7 +12,9 @@ use std::fmt;
 use super::classes::Class;
 use super::vectors::{CodePoints, Expected};
 use crate::c_reference::{self, CError};
-use crate::engines::{CodePointDomain, Engine, EngineError, ErrorDetail, check_supported};
+use crate::engines::{
+    Capabilities, CodePointDomain, Engine, EngineError, ErrorDetail, check_supported,
+};
 
 /// One question for an implementation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -165,6 +167,16 @@ pub fn judge_with(
     reference: &Expected,
     flags_matter: bool,
 ) -> Verdict {
+    judge_answer(engine, request, reference, flags_matter).0
+}
+
+/// [`judge_with`], also returning the engine's answer when it was asked.
+pub fn judge_answer(
+    engine: &dyn Engine,
+    request: &Request,
+    reference: &Expected,
+    flags_matter: bool,
+) -> (Verdict, Option<Result<Expected, EngineError>>) {
     let caps = engine.capabilities();
     let supported = match request {
         Request::Encode { code_points, flags } => {
@@ -173,10 +185,22 @@ pub fn judge_with(
         Request::Decode(bytes) => check_supported(&caps, None, Some(bytes)),
     };
     if let Err((class, reason)) = supported {
-        return Verdict::Skip { class, reason };
+        return (Verdict::Skip { class, reason }, None);
     }
     let got = ask(engine, request);
-    match &got {
+    let verdict = evaluate(&caps, reference, &got, flags_matter);
+    (verdict, Some(got))
+}
+
+/// Judges an answer `got` against `reference` for an implementation that
+/// declares `caps`.
+pub fn evaluate(
+    caps: &Capabilities,
+    reference: &Expected,
+    got: &Result<Expected, EngineError>,
+    flags_matter: bool,
+) -> Verdict {
+    match got {
         Err(EngineError::Limit(message)) => {
             return Verdict::Skip {
                 class: Class::LengthLimit,
@@ -212,10 +236,10 @@ pub fn judge_with(
         Verdict::Nonconformance(format!(
             "expected {}, got {}",
             describe(&Ok(reference.clone())),
-            describe(&got)
+            describe(got)
         ))
     };
-    match (reference, &got) {
+    match (reference, got) {
         (Expected::Encoded(want), Ok(Expected::Encoded(answer))) if want == answer => Verdict::Same,
         (Expected::Decoded(want), Ok(Expected::Decoded(answer)))
             if want.values == answer.values =>

@@ -1,7 +1,13 @@
 //! The harness: vector files, the runner that runs every engine over them,
 //! and the comparison rules and divergence classes they share.
 
+pub mod campaign;
 pub mod classes;
 pub mod compare;
+pub mod generate;
+pub mod matrix;
+pub mod minimize;
+pub mod properties;
+pub mod report;
 pub mod runner;
 pub mod vectors;

@@ -241,6 +241,54 @@ pub fn builtin() -> Result<Vec<Case>, String> {
     parse_files(BUILTIN.iter().copied())
 }
 
+/// Writes one `[[case]]` table for `request` expecting `expected`, in the
+/// format of the vector files (for appending regressions to a file).
+pub fn case_to_toml(
+    name: &str,
+    request: &super::compare::Request,
+    expected: &Expected,
+    provenance: &str,
+) -> String {
+    use super::compare::Request;
+    let quote = |s: &str| toml::Value::String(s.to_string()).to_string();
+    let mut out = format!("\n[[case]]\nname = {}\n", quote(name));
+    match request {
+        Request::Encode { code_points, flags } => {
+            let cps = CodePoints {
+                values: code_points.clone(),
+                flags: flags
+                    .clone()
+                    .unwrap_or_else(|| vec![false; code_points.len()]),
+            };
+            out += &format!(
+                "op = \"encode\"\ninput = {}\nannotations = {}\n",
+                quote(&cps.to_string()),
+                flags.is_some()
+            );
+        }
+        Request::Decode(bytes) => {
+            out += "op = \"decode\"\n";
+            match std::str::from_utf8(bytes).ok().filter(|t| t.is_ascii()) {
+                Some(text) => out += &format!("input = {}\n", quote(text)),
+                None => {
+                    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+                    out += &format!("input_hex = {}\n", quote(&hex));
+                }
+            }
+            out += "annotations = true\n";
+        }
+    }
+    match expected {
+        Expected::Encoded(bytes) => {
+            out += &format!("output = {}\n", quote(&String::from_utf8_lossy(bytes)));
+        }
+        Expected::Decoded(cps) => out += &format!("output = {}\n", quote(&cps.to_string())),
+        Expected::Error(kind) => out += &format!("error = {}\n", quote(kind.name())),
+    }
+    out += &format!("provenance = {}\n", quote(provenance));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,6 +335,37 @@ provenance = "test"
         ] {
             let err = parse_file("f.toml", &text).unwrap_err();
             assert!(err.contains(needle), "{err}");
+        }
+    }
+
+    #[test]
+    fn written_cases_parse_back() {
+        use crate::harness::compare::Request;
+        let requests = [
+            Request::Encode {
+                code_points: vec![0x61, 0xE9],
+                flags: Some(vec![true, false]),
+            },
+            Request::Encode {
+                code_points: vec![0xFFFF_FFFF],
+                flags: None,
+            },
+            Request::Decode(b"a-\"'\\".to_vec()),
+            Request::Decode(vec![0xC3, 0xA9, b'-']),
+        ];
+        let mut text = String::new();
+        for (k, request) in requests.iter().enumerate() {
+            let expected = crate::harness::compare::reference(request).unwrap();
+            text += &case_to_toml(&format!("r{k}"), request, &expected, "test");
+        }
+        let cases = parse_file("r.toml", &text).unwrap();
+        assert_eq!(cases.len(), 4);
+        for (case, request) in cases.iter().zip(&requests) {
+            assert_eq!(&crate::harness::runner::request_of(case), request);
+            assert_eq!(
+                Some(case.expected.clone()),
+                crate::harness::compare::reference(request)
+            );
         }
     }
 

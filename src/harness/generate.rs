@@ -1,0 +1,336 @@
+//! Seeded generators of requests that reach Punycode's hard regions, not only
+//! random text: all-basic strings, delimiter placements, mixed-case digits,
+//! long inputs, code points near U+10FFFF and 0xFFFFFFFF, deltas on both
+//! sides of every overflow limit, and every printable ASCII character in
+//! Punycode text. The same seed gives the same sequence of requests.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::compare::Request;
+use crate::punycode::{self, DELIMITER, MAXINT};
+
+/// Produces requests from a seed.
+pub struct Generator {
+    rng: ChaCha8Rng,
+    count: u64,
+}
+
+/// A code point region worth sampling.
+fn code_point(rng: &mut ChaCha8Rng) -> u32 {
+    match rng.random_range(0..20) {
+        0..=3 => rng.random_range(b'a'..=b'z').into(),
+        4 => rng.random_range(b'A'..=b'Z').into(),
+        5 => u32::from(*pick(rng, b"0123456789-.!~ _")),
+        6 => rng.random_range(0..0x80),
+        7 => rng.random_range(0x80..0x100),
+        8..=11 => rng.random_range(0x100..0x3000),
+        12 => rng.random_range(0x3000..0x1_0000),
+        13 => rng.random_range(0x1_0000..0x11_0000),
+        14 => 0x10_FFFF_u32
+            .wrapping_add(rng.random_range(0..8))
+            .wrapping_sub(4),
+        15 => MAXINT - rng.random_range(0..0x100),
+        16 => 0xD800 + rng.random_range(0..0x800),
+        // Where (m - n) * (h + 1) meets maxint for small h.
+        17 => {
+            let h = rng.random_range(1..=4u32);
+            (MAXINT / h)
+                .wrapping_add(0x80)
+                .wrapping_add(rng.random_range(0..5))
+                .wrapping_sub(2)
+        }
+        _ => rng.random(),
+    }
+}
+
+fn pick<'a, T>(rng: &mut ChaCha8Rng, items: &'a [T]) -> &'a T {
+    &items[rng.random_range(0..items.len())]
+}
+
+/// A length that is usually short and sometimes long.
+fn length(rng: &mut ChaCha8Rng) -> usize {
+    match rng.random_range(0..20) {
+        0 => 0,
+        1..=14 => rng.random_range(1..12),
+        15..=18 => rng.random_range(12..64),
+        _ => rng.random_range(64..400),
+    }
+}
+
+impl Generator {
+    /// A generator for `seed`.
+    pub fn new(seed: u64) -> Self {
+        Generator {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            count: 0,
+        }
+    }
+
+    /// The next request, alternating between encoding and decoding.
+    pub fn next_request(&mut self) -> Request {
+        self.count += 1;
+        if self.count % 2 == 0 {
+            self.encode_request()
+        } else {
+            Request::Decode(self.punycode())
+        }
+    }
+
+    /// Code points with optional flags.
+    pub fn encode_request(&mut self) -> Request {
+        let rng = &mut self.rng;
+        let code_points: Vec<u32> = match rng.random_range(0..10) {
+            // All basic, often with delimiters.
+            0 => (0..length(rng))
+                .map(|_| u32::from(*pick(rng, b"abcXYZ-09-")))
+                .collect(),
+            // Right at an encoder overflow limit: k - 1 basics make h + 1 = k.
+            1 => {
+                let k = rng.random_range(1..=5u32);
+                let jump = MAXINT / k;
+                let cp = jump
+                    .wrapping_add(0x80)
+                    .wrapping_add(rng.random_range(0..3))
+                    .wrapping_sub(1);
+                let mut v: Vec<u32> = (1..k).map(|_| u32::from(*pick(rng, b"ab"))).collect();
+                let at = rng.random_range(0..=v.len());
+                v.insert(at, cp);
+                if rng.random_bool(0.3) {
+                    v.push(0x80);
+                }
+                v
+            }
+            // Few distinct values, repeated: long inputs stay cheap.
+            2 => {
+                let distinct: Vec<u32> = (0..rng.random_range(1..5))
+                    .map(|_| code_point(rng))
+                    .collect();
+                (0..length(rng) * 4)
+                    .map(|_| *pick(rng, &distinct))
+                    .collect()
+            }
+            _ => (0..length(rng)).map(|_| code_point(rng)).collect(),
+        };
+        let flags = rng
+            .random_bool(0.5)
+            .then(|| code_points.iter().map(|_| rng.random_bool(0.3)).collect());
+        Request::Encode { code_points, flags }
+    }
+
+    /// A valid encoding of generated code points, as the clean-room code
+    /// gives it (the differential run checks it against C anyway).
+    fn valid_punycode(&mut self) -> Vec<u8> {
+        loop {
+            if let Request::Encode { code_points, flags } = self.encode_request() {
+                if let Ok(text) = punycode::encode(&code_points, flags.as_deref()) {
+                    return text;
+                }
+            }
+        }
+    }
+
+    /// Punycode text: valid, nearly valid, or hostile.
+    pub fn punycode(&mut self) -> Vec<u8> {
+        let choice = self.rng.random_range(0..16);
+        let mut text = match choice {
+            0..=4 => self.valid_punycode(),
+            5..=8 => {
+                let mut text = self.valid_punycode();
+                self.mutate(&mut text);
+                text
+            }
+            // Any printable ASCII, often around a delimiter.
+            9 | 10 => {
+                let rng = &mut self.rng;
+                (0..length(rng))
+                    .map(|_| {
+                        if rng.random_bool(0.15) {
+                            DELIMITER
+                        } else {
+                            rng.random_range(0x20..0x7F)
+                        }
+                    })
+                    .collect()
+            }
+            // Runs of high digits: the decoder's overflow checks.
+            11 => {
+                let rng = &mut self.rng;
+                let mut text: Vec<u8> = if rng.random_bool(0.5) {
+                    b"a-".to_vec()
+                } else {
+                    Vec::new()
+                };
+                let n = rng.random_range(1..16);
+                text.extend((0..n).map(|_| *pick(rng, b"9zZ8y0")));
+                text.push(*pick(rng, b"abcdefghijklmnopqrstuvwxyz"));
+                text
+            }
+            // Deltas on both sides of the decoder's limits.
+            12 => self.near_decode_limit(),
+            // Bytes of any value.
+            13 => {
+                let rng = &mut self.rng;
+                (0..length(rng)).map(|_| rng.random()).collect()
+            }
+            // Delimiter placements around a literal.
+            14 => {
+                let rng = &mut self.rng;
+                let mut text = Vec::new();
+                for _ in 0..rng.random_range(0..6) {
+                    if rng.random_bool(0.4) {
+                        text.push(DELIMITER);
+                    } else {
+                        text.push(*pick(rng, b"aB3-"));
+                    }
+                }
+                let tail = self.valid_punycode();
+                let start = tail
+                    .iter()
+                    .rposition(|&c| c == DELIMITER)
+                    .map_or(0, |p| p + 1);
+                text.push(DELIMITER);
+                text.extend_from_slice(&tail[start..]);
+                text
+            }
+            _ => {
+                let mut text = self.valid_punycode();
+                self.mix_case(&mut text);
+                text
+            }
+        };
+        if self.rng.random_bool(0.1) {
+            self.mix_case(&mut text);
+        }
+        text
+    }
+
+    /// An integer right at a limit, written with the bias the decoder will
+    /// have, optionally after a literal part.
+    fn near_decode_limit(&mut self) -> Vec<u8> {
+        let rng = &mut self.rng;
+        let basics = rng.random_range(0..4usize);
+        let mut text: Vec<u8> = (0..basics).map(|_| *pick(rng, b"abc")).collect();
+        if basics > 0 {
+            text.push(DELIMITER);
+        }
+        let len = basics as u32;
+        // i + digit * w == maxint, or n + i / (len + 1) == maxint.
+        let target = if rng.random_bool(0.5) {
+            MAXINT
+        } else {
+            (MAXINT - 0x80).saturating_mul(len + 1)
+        };
+        let q = target.wrapping_add(rng.random_range(0..3)).wrapping_sub(1);
+        punycode::encode_integer(q, punycode::INITIAL_BIAS, false, &mut text);
+        if rng.random_bool(0.3) {
+            // A last digit one higher crosses the limit.
+            if let Some(last) = text.last_mut() {
+                *last = last.saturating_add(1);
+            }
+        }
+        text
+    }
+
+    fn mutate(&mut self, text: &mut Vec<u8>) {
+        let rng = &mut self.rng;
+        let at = if text.is_empty() {
+            0
+        } else {
+            rng.random_range(0..text.len())
+        };
+        match rng.random_range(0..6) {
+            0 if !text.is_empty() => text[at] = rng.random_range(0x20..0x7F),
+            1 if !text.is_empty() => {
+                text.remove(at);
+            }
+            2 => text.insert(at, *pick(rng, b"-a9zA_")),
+            3 => text.truncate(at),
+            4 if !text.is_empty() => {
+                let d = punycode::digit_value(text[at]).unwrap_or(0);
+                text[at] = punycode::digit_char((d + 1) % punycode::BASE, false);
+            }
+            _ => text.push(*pick(rng, b"-a9")),
+        }
+    }
+
+    fn mix_case(&mut self, text: &mut [u8]) {
+        for c in text.iter_mut() {
+            if self.rng.random_bool(0.3) {
+                c.make_ascii_uppercase();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_seed_same_requests() {
+        let a: Vec<Request> = {
+            let mut g = Generator::new(7);
+            (0..200).map(|_| g.next_request()).collect()
+        };
+        let mut g = Generator::new(7);
+        let b: Vec<Request> = (0..200).map(|_| g.next_request()).collect();
+        assert_eq!(a, b);
+        let mut other = Generator::new(8);
+        assert_ne!(
+            a[..10],
+            (0..10).map(|_| other.next_request()).collect::<Vec<_>>()
+        );
+    }
+
+    /// The generators reach the regions they promise, measured with the C
+    /// reference's verdicts and the clean-room code's overflow checks.
+    #[test]
+    fn generated_requests_reach_the_hard_regions() {
+        use crate::punycode::{Error, OverflowCheck};
+        use std::collections::BTreeSet;
+        let mut g = Generator::new(1);
+        let mut checks = BTreeSet::new();
+        let (mut long, mut printable, mut near_max, mut ok_decodes) = (0, BTreeSet::new(), 0, 0);
+        for _ in 0..20_000 {
+            match g.next_request() {
+                Request::Encode { code_points, flags } => {
+                    long += usize::from(code_points.len() >= 64);
+                    near_max += usize::from(code_points.iter().any(|&c| c >= MAXINT - 0x100));
+                    if let Err(Error::Overflow { check, .. }) =
+                        punycode::encode(&code_points, flags.as_deref())
+                    {
+                        checks.insert(check);
+                    }
+                }
+                Request::Decode(text) => {
+                    printable.extend(text.iter().copied().filter(|b| (0x20..0x7F).contains(b)));
+                    match punycode::decode(&text) {
+                        Err(Error::Overflow { check, .. }) => {
+                            checks.insert(check);
+                        }
+                        Ok(_) => ok_decodes += 1,
+                        Err(_) => {}
+                    }
+                }
+            }
+        }
+        for check in [
+            OverflowCheck::DecodeDigit,
+            OverflowCheck::DecodeCodePoint,
+            OverflowCheck::EncodeDelta,
+            OverflowCheck::EncodeIncrement,
+        ] {
+            assert!(checks.contains(&check), "never reached {check:?}");
+        }
+        assert_eq!(
+            printable.len(),
+            95,
+            "every printable ASCII character appears"
+        );
+        assert!(
+            long > 100 && near_max > 100 && ok_decodes > 3000,
+            "{long} {near_max} {ok_decodes}"
+        );
+    }
+}

@@ -1,0 +1,264 @@
+//! The three promises, as properties of one implementation's answers.
+//!
+//! - **Round trip**: encoding then decoding gives back the code points (and
+//!   the flags that survive, for an implementation with annotations); an
+//!   accepted Punycode string re-encodes to itself.
+//! - **Uniqueness**: no two different Punycode strings decode to the same
+//!   code points and flags. Checked as "every accepted string re-encodes to
+//!   itself" plus targeted pairs of neighbouring strings.
+//! - **Identical overflow behaviour** is checked by the differential run
+//!   against the C reference ([`super::compare::judge`]).
+//!
+//! "Itself" is up to what carries no information: the case of a delta's
+//! non-final digits never does (Appendix A puts the annotation in the last
+//! digit, and encoders write the others in lowercase), and without
+//! annotations the case of no digit does.
+
+use super::compare::{Request, ask};
+use super::vectors::{CodePoints, Expected};
+use crate::engines::{Engine, EngineError};
+use crate::punycode::{self, DELIMITER};
+
+/// Which property failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Property {
+    /// decode(encode(x)) == x.
+    EncodeDecode,
+    /// encode(decode(s)) == s.
+    DecodeEncode,
+    /// Two different strings decode to the same result.
+    Uniqueness,
+}
+
+impl Property {
+    /// Its name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Property::EncodeDecode => "round trip: decode(encode(x)) == x",
+            Property::DecodeEncode => "round trip: encode(decode(s)) == s",
+            Property::Uniqueness => "uniqueness: different strings decode differently",
+        }
+    }
+}
+
+/// `text` with the case of digits that carry no annotation removed: every
+/// digit after the literal part when `annotations` is false, otherwise every
+/// digit but the last of each delta. Delta boundaries come from the
+/// clean-room decoder's trace; text it cannot parse is lowered whole after
+/// the literal part.
+pub fn canonical(text: &[u8], annotations: bool) -> Vec<u8> {
+    let mut out = text.to_vec();
+    let literal = text
+        .iter()
+        .rposition(|&c| c == DELIMITER)
+        .map_or(0, |p| p + 1);
+    let (result, steps) = punycode::decode_traced(text);
+    if !annotations || result.is_err() {
+        out[literal..].make_ascii_lowercase();
+        return out;
+    }
+    let mut at = literal;
+    for step in steps {
+        let len = step.digits.len();
+        out[at..at + len - 1].make_ascii_lowercase();
+        at += len;
+    }
+    out
+}
+
+/// The flags that survive encoding: a flag on a basic code point that is
+/// not a letter changes nothing and decodes as clear.
+pub fn surviving_flags(code_points: &[u32], flags: &[bool]) -> Vec<bool> {
+    code_points
+        .iter()
+        .zip(flags)
+        .map(|(&cp, &flag)| {
+            flag && (!punycode::is_basic(cp)
+                || u8::try_from(cp).is_ok_and(|b| b.is_ascii_alphabetic()))
+        })
+        .collect()
+}
+
+/// What decoding an encoding with `flags` gives back: Appendix A forces each
+/// basic letter to the case of its flag, and leaves everything else alone.
+pub fn flagged_code_points(code_points: &[u32], flags: &[bool]) -> Vec<u32> {
+    code_points
+        .iter()
+        .zip(flags)
+        .map(|(&cp, &flag)| match u8::try_from(cp) {
+            Ok(b) if b.is_ascii_alphabetic() && flag => u32::from(b.to_ascii_uppercase()),
+            Ok(b) if b.is_ascii_alphabetic() => u32::from(b.to_ascii_lowercase()),
+            _ => cp,
+        })
+        .collect()
+}
+
+/// A broken property: which, on what, and what happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// The property.
+    pub property: Property,
+    /// What was observed.
+    pub detail: String,
+}
+
+fn decoded(answer: Result<Expected, EngineError>) -> Option<CodePoints> {
+    match answer {
+        Ok(Expected::Decoded(cps)) => Some(cps),
+        _ => None,
+    }
+}
+
+/// Checks the round-trip properties that start from `request`, given the
+/// engine's answer to it. Other calls the engine fails are not this
+/// property's business (the differential run judges them).
+pub fn check(
+    engine: &dyn Engine,
+    request: &Request,
+    answer: &Result<Expected, EngineError>,
+) -> Option<Violation> {
+    let annotations = engine.capabilities().annotations;
+    match (request, answer) {
+        (Request::Encode { code_points, flags }, Ok(Expected::Encoded(text))) => {
+            let back = decoded(ask(engine, &Request::Decode(text.clone())))?;
+            let (code_points_ok, flags_ok) = match flags {
+                Some(flags) if annotations => (
+                    back.values == flagged_code_points(code_points, flags),
+                    back.flags == surviving_flags(code_points, flags),
+                ),
+                _ => (back.values == *code_points, true),
+            };
+            (!code_points_ok || !flags_ok).then(|| Violation {
+                property: Property::EncodeDecode,
+                detail: format!(
+                    "encoded to {:?}, which decodes to [{back}]",
+                    String::from_utf8_lossy(text)
+                ),
+            })
+        }
+        (Request::Decode(text), Ok(Expected::Decoded(cps))) => {
+            let again = Request::Encode {
+                code_points: cps.values.clone(),
+                flags: annotations.then(|| cps.flags.clone()),
+            };
+            match ask(engine, &again) {
+                Ok(Expected::Encoded(encoded))
+                    if canonical(&encoded, annotations) == canonical(text, annotations) =>
+                {
+                    None
+                }
+                Ok(Expected::Encoded(encoded)) => Some(Violation {
+                    property: Property::DecodeEncode,
+                    detail: format!(
+                        "decoded to [{cps}], which encodes to {:?}",
+                        String::from_utf8_lossy(&encoded)
+                    ),
+                }),
+                // Punycode the engine accepts but cannot produce.
+                Ok(other) => Some(Violation {
+                    property: Property::DecodeEncode,
+                    detail: format!(
+                        "decoded to [{cps}], which it then fails to encode ({other:?})"
+                    ),
+                }),
+                Err(_) => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Neighbours of an accepted string that must not decode to the same
+/// result: the first and the last digit changed, one digit added or removed
+/// at the end, the delimiter removed. Few, because each costs a call (a
+/// process, for `exec:`).
+pub fn neighbours(text: &[u8]) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    let literal = text
+        .iter()
+        .rposition(|&c| c == DELIMITER)
+        .map_or(0, |p| p + 1);
+    let ends = [literal, text.len().saturating_sub(1)];
+    for at in ends.into_iter().filter(|&at| at < text.len()) {
+        if let Some(d) = punycode::digit_value(text[at]) {
+            let mut v = text.to_vec();
+            v[at] = punycode::digit_char((d + 1) % punycode::BASE, false);
+            if !out.contains(&v) {
+                out.push(v);
+            }
+        }
+    }
+    let mut longer = text.to_vec();
+    longer.push(b'a');
+    out.push(longer);
+    if text.len() > literal {
+        out.push(text[..text.len() - 1].to_vec());
+    }
+    if literal > 1 {
+        let mut v = text.to_vec();
+        v.remove(literal - 1);
+        out.push(v);
+    }
+    out
+}
+
+/// Checks that no neighbour of `text` decodes to what `text` decodes to.
+pub fn check_uniqueness(
+    engine: &dyn Engine,
+    text: &[u8],
+    answer: &Result<Expected, EngineError>,
+) -> Option<Violation> {
+    let annotations = engine.capabilities().annotations;
+    let Ok(Expected::Decoded(mine)) = answer else {
+        return None;
+    };
+    for other in neighbours(text) {
+        if canonical(&other, annotations) == canonical(text, annotations) {
+            continue;
+        }
+        if let Some(theirs) = decoded(ask(engine, &Request::Decode(other.clone()))) {
+            let same = theirs.values == mine.values && (!annotations || theirs.flags == mine.flags);
+            if same {
+                return Some(Violation {
+                    property: Property::Uniqueness,
+                    detail: format!(
+                        "{:?} and {:?} both decode to [{mine}]",
+                        String::from_utf8_lossy(text),
+                        String::from_utf8_lossy(&other)
+                    ),
+                });
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_keeps_only_the_annotating_case() {
+        // Sample (B)'s deltas: ihq wc rb 4c v8a 8d qg 056p qjye.
+        let upper = b"IHQWCRB4CV8A8DQG056PQJYE";
+        assert_eq!(canonical(upper, true), b"ihQwCrB4Cv8A8DqG056PqjyE");
+        assert_eq!(canonical(upper, false), b"ihqwcrb4cv8a8dqg056pqjye");
+        assert_eq!(canonical(b"AbC-", true), b"AbC-");
+    }
+
+    #[test]
+    fn flags_force_the_case_of_basic_letters_only() {
+        assert_eq!(
+            flagged_code_points(&[0x61, 0x42, 0x31, 0xE9], &[true, false, true, true]),
+            [0x41, 0x62, 0x31, 0xE9]
+        );
+    }
+
+    #[test]
+    fn surviving_flags_drop_caseless_basics() {
+        assert_eq!(
+            surviving_flags(&[0x31, 0x41, 0xE9], &[true, true, true]),
+            [false, true, true]
+        );
+    }
+}
