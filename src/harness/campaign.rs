@@ -100,7 +100,7 @@ fn signature(request: &Request, detail: &str) -> String {
     };
     // Keep the words, drop the values.
     let words: String = detail
-        .split(|c: char| c == '"' || c == '[')
+        .split(['"', '['])
         .next()
         .unwrap_or("")
         .chars()
@@ -121,11 +121,7 @@ fn still_differs(engine: &dyn Engine, wanted: &str, candidate: &Request) -> bool
 
 fn still_violates(engine: &dyn Engine, wanted: Property, candidate: &Request) -> bool {
     let answer = super::compare::ask(engine, candidate);
-    let violation = properties::check(engine, candidate, &answer).or_else(|| match candidate {
-        Request::Decode(text) => properties::check_uniqueness(engine, text, &answer),
-        _ => None,
-    });
-    violation.is_some_and(|v| v.property == wanted)
+    properties::check_all(engine, candidate, &answer).is_some_and(|v| v.property == wanted)
 }
 
 /// Runs a campaign over `engines`. `progress` is called after each request
@@ -213,20 +209,14 @@ pub fn run(
                 }
             };
             let mut found = found;
-            if settings.properties && found.is_none() {
-                if let Some(answer) = &answer {
-                    outcome.stats.property_checks += 1;
-                    let violation =
-                        properties::check(*engine, &request, answer).or_else(|| match &request {
-                            Request::Decode(text) => {
-                                properties::check_uniqueness(*engine, text, answer)
-                            }
-                            _ => None,
-                        });
-                    if let Some(v) = violation {
-                        outcome.stats.property_violations += 1;
-                        found = Some((v.property.name().to_string(), v.detail, Some(v.property)));
-                    }
+            if settings.properties
+                && found.is_none()
+                && let Some(answer) = &answer
+            {
+                outcome.stats.property_checks += 1;
+                if let Some(v) = properties::check_all(*engine, &request, answer) {
+                    outcome.stats.property_violations += 1;
+                    found = Some((v.property.name().to_string(), v.detail, Some(v.property)));
                 }
             }
             let Some((check, detail, property)) = found else {
@@ -275,12 +265,7 @@ fn describe_failure(
 ) -> Option<String> {
     let answer = super::compare::ask(engine, request);
     match property {
-        Some(_) => properties::check(engine, request, &answer)
-            .or_else(|| match request {
-                Request::Decode(text) => properties::check_uniqueness(engine, text, &answer),
-                _ => None,
-            })
-            .map(|v| v.detail),
+        Some(_) => properties::check_all(engine, request, &answer).map(|v| v.detail),
         None => {
             let want = reference(request)?;
             match evaluate(&engine.capabilities(), &want, &answer, true) {

@@ -227,7 +227,7 @@ pub fn evaluate(
                 },
                 other => Verdict::Nonconformance(format!(
                     "the result [{want}] is outside its declared domain and must be refused, got {}",
-                    describe(&other)
+                    describe(other)
                 )),
             };
         }

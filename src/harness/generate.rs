@@ -70,7 +70,7 @@ impl Generator {
     /// The next request, alternating between encoding and decoding.
     pub fn next_request(&mut self) -> Request {
         self.count += 1;
-        if self.count % 2 == 0 {
+        if self.count.is_multiple_of(2) {
             self.encode_request()
         } else {
             Request::Decode(self.punycode())
@@ -122,10 +122,10 @@ impl Generator {
     /// gives it (the differential run checks it against C anyway).
     fn valid_punycode(&mut self) -> Vec<u8> {
         loop {
-            if let Request::Encode { code_points, flags } = self.encode_request() {
-                if let Ok(text) = punycode::encode(&code_points, flags.as_deref()) {
-                    return text;
-                }
+            if let Request::Encode { code_points, flags } = self.encode_request()
+                && let Ok(text) = punycode::encode(&code_points, flags.as_deref())
+            {
+                return text;
             }
         }
     }

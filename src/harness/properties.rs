@@ -168,6 +168,19 @@ pub fn check(
     }
 }
 
+/// Every property that starts from `request`: the round trips, and for an
+/// accepted string its uniqueness among its neighbours.
+pub fn check_all(
+    engine: &dyn Engine,
+    request: &Request,
+    answer: &Result<Expected, EngineError>,
+) -> Option<Violation> {
+    check(engine, request, answer).or_else(|| match request {
+        Request::Decode(text) => check_uniqueness(engine, text, answer),
+        Request::Encode { .. } => None,
+    })
+}
+
 /// Neighbours of an accepted string that must not decode to the same
 /// result: the first and the last digit changed, one digit added or removed
 /// at the end, the delimiter removed. Few, because each costs a call (a
