@@ -51,8 +51,84 @@ fn rfc3492_wrapper() {
     );
 }
 
+/// Asks `pkg-config` about `package`: its include directories and its link
+/// flags, or `None` when pkg-config or the package's `.pc` file is missing.
+fn pkg_config(package: &str) -> Option<(Vec<PathBuf>, Vec<String>)> {
+    println!("cargo:rerun-if-env-changed=PKG_CONFIG_PATH");
+    let run = |flag: &str| -> Option<Vec<String>> {
+        let out = std::process::Command::new("pkg-config")
+            .args([flag, package])
+            .output()
+            .ok()?;
+        out.status.success().then(|| {
+            String::from_utf8_lossy(&out.stdout)
+                .split_whitespace()
+                .map(str::to_string)
+                .collect()
+        })
+    };
+    let cflags = run("--cflags")?;
+    let libs = run("--libs")?;
+    let includes = cflags
+        .iter()
+        .filter_map(|f| f.strip_prefix("-I"))
+        .map(PathBuf::from)
+        .collect();
+    Some((includes, libs))
+}
+
+/// Compiles a shim from `csrc/` against a system library and links the
+/// library: with pkg-config's flags for `package` when it knows it, else
+/// with `-l<fallback_lib>` from the default paths.
+fn system_shim(file: &str, name: &str, package: &str, fallback_lib: &str) {
+    println!("cargo:rerun-if-changed={file}");
+    let (includes, libs) =
+        pkg_config(package).unwrap_or_else(|| (Vec::new(), vec![format!("-l{fallback_lib}")]));
+    cc::Build::new()
+        .file(file)
+        .includes(&includes)
+        .warnings(true)
+        .extra_warnings(true)
+        .compile(name);
+    // After the shim's archive, so that the linker resolves its references.
+    for flag in libs {
+        if let Some(dir) = flag.strip_prefix("-L") {
+            println!("cargo:rustc-link-search=native={dir}");
+        } else if let Some(lib) = flag.strip_prefix("-l") {
+            println!("cargo:rustc-link-lib=dylib={lib}");
+        }
+    }
+}
+
+/// libidn2's Punycode coder through `csrc/idn2_punycode_shim.c`, which binds
+/// the versioned compatibility symbols `_idn2_punycode_*@IDN2_0.0.0` and
+/// exports them as `punycheck_idn2_*` (Debian package libidn2-dev).
+fn libidn2() {
+    system_shim(
+        "csrc/idn2_punycode_shim.c",
+        "idn2_punycode_shim",
+        "libidn2",
+        "idn2",
+    );
+}
+
+/// ICU's Punycode coder through `csrc/icu_punycode_shim.c`, whose prototypes
+/// ICU's own headers rename to the installed version's symbols
+/// (`u_strToPunycode_72`, ...), exported as `punycheck_icu_*` (Debian
+/// package libicu-dev).
+fn icu() {
+    system_shim(
+        "csrc/icu_punycode_shim.c",
+        "icu_punycode_shim",
+        "icu-uc",
+        "icuuc",
+    );
+}
+
 fn main() {
     println!("cargo:rerun-if-changed=csrc/punycode.c");
     rfc3492_library();
     rfc3492_wrapper();
+    libidn2();
+    icu();
 }

@@ -8,13 +8,17 @@
 
 mod cleanroom;
 mod exec;
+mod icu;
 mod idna;
+mod libidn2;
 mod rfc_c;
 mod spec;
 
 pub use cleanroom::CleanRoom;
 pub use exec::Exec;
+pub use icu::Icu;
 pub use idna::Idna;
+pub use libidn2::Libidn2;
 pub use rfc_c::RfcC;
 pub use spec::{SpecOptions, from_spec};
 
@@ -122,7 +126,13 @@ pub trait Engine {
 
 /// Every implementation built into punycheck, the reference first.
 pub fn builtin() -> Vec<Box<dyn Engine>> {
-    vec![Box::new(RfcC), Box::new(CleanRoom), Box::new(Idna)]
+    vec![
+        Box::new(RfcC),
+        Box::new(CleanRoom),
+        Box::new(Idna),
+        Box::new(Libidn2),
+        Box::new(Icu),
+    ]
 }
 
 /// The names of the built-in implementations.
