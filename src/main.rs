@@ -619,7 +619,7 @@ fn matrix_cmd() -> Result<bool, SetupError> {
     println!(
         "\n{}",
         if clean {
-            "every difference is classified: all implementations conform within their declared capabilities"
+            "no unexplained difference: every one is a declared divergence class or a listed deviation (bugs marked BUG)"
         } else {
             "UNEXPLAINED DIFFERENCES: see above; `punycheck check --impl NAME` minimizes them"
         }

@@ -261,6 +261,7 @@ impl Engine for Exec {
             punycode_input: PunycodeInput::PrintableLine,
             max_encode_input: None,
             max_decode_input: None,
+            deviations: &[],
         }
     }
 

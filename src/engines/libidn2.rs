@@ -33,11 +33,14 @@
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_int};
 
+use super::Deviation;
 use super::{
     Capabilities, CodePointDomain, DecodeResult, EncodeResult, Engine, EngineError, ErrorDetail,
     PunycodeInput,
 };
-use crate::punycode::{Decoded, ErrorKind, MAX_DELTA_DIGITS};
+use crate::harness::compare::{self, Request};
+use crate::harness::vectors::Expected;
+use crate::punycode::{self, Decoded, ErrorKind, MAX_DELTA_DIGITS};
 
 // enum idn2_rc in <idn2.h>; the shim checks these values at compile time.
 const IDN2_OK: c_int = 0;
@@ -197,6 +200,98 @@ pub fn decode(input: &[u8]) -> Result<Decoded, EngineError> {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Libidn2;
 
+fn bad_input(got: &Result<Expected, EngineError>) -> bool {
+    matches!(got, Ok(Expected::Error(ErrorKind::BadInput)))
+}
+
+/// What libidn2 refuses as a code point: above U+10FFFF, or a high surrogate.
+fn refused_code_point(cp: u32) -> bool {
+    cp > 0x10_FFFF || (0xD800..=0xDBFF).contains(&cp)
+}
+
+fn decode_input(request: &Request) -> Option<&[u8]> {
+    match request {
+        Request::Decode(bytes) => Some(bytes),
+        Request::Encode { .. } => None,
+    }
+}
+
+/// `_` after the last delimiter, read as digit value 0 (`a`): what libidn2
+/// answers is what the reference answers with every such `_` made an `a`.
+fn underscore_as_a(request: &Request, got: &Result<Expected, EngineError>) -> bool {
+    let Some(bytes) = decode_input(request) else {
+        return false;
+    };
+    let literal = bytes.iter().rposition(|&c| c == b'-').map_or(0, |p| p + 1);
+    if !bytes[literal..].contains(&b'_') {
+        return false;
+    }
+    let mut replaced = bytes.to_vec();
+    replaced[literal..]
+        .iter_mut()
+        .filter(|c| **c == b'_')
+        .for_each(|c| *c = b'a');
+    match (compare::reference(&Request::Decode(replaced)), got) {
+        (Some(Expected::Decoded(want)), Ok(Expected::Decoded(answer))) => {
+            want.values == answer.values
+        }
+        (Some(Expected::Error(want)), Ok(Expected::Error(answer))) => want == *answer,
+        _ => false,
+    }
+}
+
+/// libidn2 2.3.3's departures from RFC 3492, read in its `lib/puny_decode.c`
+/// and `lib/puny_encode.c` and confirmed by the vectors listed in
+/// `vectors/expectations.toml`.
+pub const DEVIATIONS: &[Deviation] = &[
+    Deviation {
+        id: "empty",
+        reason: "refuses empty Punycode as bad input (puny_decode.c: 'if (!input_length) return punycode_bad_input'); RFC 3492 decodes it to nothing",
+        explains: |request, _, got| {
+            decode_input(request).is_some_and(<[u8]>::is_empty) && bad_input(got)
+        },
+    },
+    Deviation {
+        id: "trailing-delimiter",
+        reason: "refuses Punycode whose last delimiter is its last byte as bad input (puny_decode.c: 'b == input_length - 1'); RFC 3492 copies the literal part and stops",
+        explains: |request, _, got| {
+            decode_input(request).is_some_and(|b| b.len() > 1 && b.last() == Some(&b'-'))
+                && bad_input(got)
+        },
+    },
+    Deviation {
+        id: "ldh-only",
+        reason: "refuses every byte other than A-Z a-z 0-9 - _ anywhere in Punycode as bad input, before decoding (puny_decode.c redefines basic()); RFC 3492 copies any basic code point of the literal part",
+        explains: |request, _, got| {
+            decode_input(request).is_some_and(|b| {
+                b.iter()
+                    .any(|&c| !(c.is_ascii_alphanumeric() || c == b'-' || c == b'_'))
+            }) && bad_input(got)
+        },
+    },
+    Deviation {
+        id: "unicode-range",
+        reason: "refuses code points above U+10FFFF and high surrogates U+D800..U+DBFF as bad input, when encoding (in its first pass, before any delta) and when decoding (as soon as one is decoded); RFC 3492 takes any 32-bit value",
+        explains: |request, _, got| {
+            let refused = match request {
+                Request::Encode { code_points, .. } => {
+                    code_points.iter().any(|&cp| refused_code_point(cp))
+                }
+                Request::Decode(bytes) => punycode::decode_traced(bytes)
+                    .1
+                    .iter()
+                    .any(|step| refused_code_point(step.code_point)),
+            };
+            refused && bad_input(got)
+        },
+    },
+    Deviation {
+        id: "underscore-digit",
+        reason: "BUG: reads '_' after the last delimiter as digit value 0, like 'a' (puny_decode.c: basic() admits '_' and decode_digit() returns 0 for it), so it accepts strings RFC 3492 rejects and two different strings (ab-c_d, ab-cad) decode to the same code points",
+        explains: |request, _, got| underscore_as_a(request, got),
+    },
+];
+
 impl Libidn2 {
     /// The version of the libidn2 loaded at run time (`idn2_check_version(NULL)`).
     pub fn library_version() -> String {
@@ -231,6 +326,7 @@ impl Engine for Libidn2 {
             punycode_input: PunycodeInput::Bytes,
             max_encode_input: Some(MAX_ENCODE_INPUT),
             max_decode_input: Some(MAX_DECODE_INPUT),
+            deviations: DEVIATIONS,
         }
     }
 

@@ -25,6 +25,8 @@ pub use spec::{SpecOptions, from_spec};
 use std::fmt;
 
 use crate::harness::classes::Class;
+use crate::harness::compare::Request;
+use crate::harness::vectors::Expected;
 use crate::punycode::{Decoded, ErrorKind};
 
 /// Which code points an implementation takes and returns.
@@ -74,7 +76,33 @@ pub struct Capabilities {
     pub max_encode_input: Option<usize>,
     /// The longest input it takes when decoding, in bytes.
     pub max_decode_input: Option<usize>,
+    /// Documented ways it departs from RFC 3492, each with its reason: an
+    /// answer that differs from the reference is classified (class
+    /// `listed`) only when one of these explains it.
+    pub deviations: &'static [Deviation],
 }
+
+/// A documented departure from RFC 3492 of one implementation.
+#[derive(Clone, Copy, Debug)]
+pub struct Deviation {
+    /// A short name.
+    pub id: &'static str,
+    /// What it does and where that comes from (source, documentation).
+    pub reason: &'static str,
+    /// Whether this deviation explains `got` where the reference answered
+    /// `reference` to `request`. It must be exact: anything it does not
+    /// explain stays a nonconformance.
+    pub explains:
+        fn(request: &Request, reference: &Expected, got: &Result<Expected, EngineError>) -> bool,
+}
+
+impl PartialEq for Deviation {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for Deviation {}
 
 /// Why an implementation gave no result.
 #[derive(Clone, Debug, PartialEq, Eq)]

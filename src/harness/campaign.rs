@@ -268,7 +268,7 @@ fn describe_failure(
         Some(_) => properties::check_all(engine, request, &answer).map(|v| v.detail),
         None => {
             let want = reference(request)?;
-            match evaluate(&engine.capabilities(), &want, &answer, true) {
+            match evaluate(&engine.capabilities(), request, &want, &answer, true) {
                 Verdict::Nonconformance(detail) => Some(detail),
                 _ => None,
             }

@@ -188,13 +188,39 @@ pub fn judge_answer(
         return (Verdict::Skip { class, reason }, None);
     }
     let got = ask(engine, request);
-    let verdict = evaluate(&caps, reference, &got, flags_matter);
+    let verdict = evaluate(&caps, request, reference, &got, flags_matter);
     (verdict, Some(got))
 }
 
-/// Judges an answer `got` against `reference` for an implementation that
-/// declares `caps`.
+/// Judges an answer `got` to `request` against `reference` for an
+/// implementation that declares `caps`; a difference that one of its
+/// declared deviations explains is classified as `listed`.
 pub fn evaluate(
+    caps: &Capabilities,
+    request: &Request,
+    reference: &Expected,
+    got: &Result<Expected, EngineError>,
+    flags_matter: bool,
+) -> Verdict {
+    match compare_answer(caps, reference, got, flags_matter) {
+        Verdict::Nonconformance(detail) => {
+            match caps
+                .deviations
+                .iter()
+                .find(|d| (d.explains)(request, reference, got))
+            {
+                Some(deviation) => Verdict::Divergence {
+                    class: Class::Listed,
+                    detail: format!("{}: {}", deviation.id, deviation.reason),
+                },
+                None => Verdict::Nonconformance(detail),
+            }
+        }
+        other => other,
+    }
+}
+
+fn compare_answer(
     caps: &Capabilities,
     reference: &Expected,
     got: &Result<Expected, EngineError>,

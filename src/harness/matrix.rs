@@ -38,6 +38,9 @@ pub struct Matrix {
     pub against_reference: Vec<Cell>,
     /// Per implementation: the first unexplained difference, if any.
     pub examples: Vec<Option<String>>,
+    /// Per implementation: how often each of its declared deviations (by
+    /// its "id: reason" text) explained a difference.
+    pub deviations_hit: Vec<BTreeMap<String, u64>>,
     /// Questions asked.
     pub requests: u64,
 }
@@ -56,6 +59,7 @@ pub fn run(engines: &[Box<dyn Engine>], seed: u64, cases: u64) -> Matrix {
         cells: vec![vec![Cell::default(); n]; n],
         against_reference: vec![Cell::default(); n],
         examples: vec![None; n],
+        deviations_hit: vec![BTreeMap::new(); n],
         requests: 0,
     };
     let mut generator = Generator::new(seed);
@@ -67,9 +71,17 @@ pub fn run(engines: &[Box<dyn Engine>], seed: u64, cases: u64) -> Matrix {
         matrix.requests += 1;
         let kinds: Vec<Kind> = engines
             .iter()
+            .enumerate()
             .map(
-                |engine| match judge_answer(engine.as_ref(), &request, &want, true).0 {
+                |(k, engine)| match judge_answer(engine.as_ref(), &request, &want, true).0 {
                     Verdict::Same => Kind::Same,
+                    Verdict::Divergence {
+                        class: Class::Listed,
+                        detail,
+                    } => {
+                        *matrix.deviations_hit[k].entry(detail).or_default() += 1;
+                        Kind::Classified(Class::Listed)
+                    }
                     Verdict::Skip { class, .. } | Verdict::Divergence { class, .. } => {
                         Kind::Classified(class)
                     }
@@ -205,6 +217,9 @@ impl Matrix {
             );
             if let Some(example) = &self.examples[a] {
                 let _ = writeln!(out, "      first unexplained: {example}");
+            }
+            for (deviation, n) in &self.deviations_hit[a] {
+                let _ = writeln!(out, "      listed deviation, {n} times: {deviation}");
             }
         }
         out

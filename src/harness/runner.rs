@@ -242,7 +242,9 @@ pub fn run_one(engine: &dyn Engine, case: &Case, expectations: &Expectations) ->
         outcome,
     ) {
         (None, outcome) => outcome,
-        (Some(listed), Outcome::Fail(_)) => Outcome::KnownDeviation(listed.reason.clone()),
+        (Some(listed), Outcome::Fail(_) | Outcome::Skip(_)) => {
+            Outcome::KnownDeviation(listed.reason.clone())
+        }
         (Some(listed), Outcome::Pass) => Outcome::Fail(format!(
             "listed as a known deviation ({}) but passes: remove the listing",
             listed.reason
