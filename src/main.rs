@@ -122,6 +122,10 @@ enum Command {
         /// How long to run in all.
         #[arg(long, default_value_t = 30.0)]
         seconds: f64,
+        /// Also stop after this many generated requests (for a run that is
+        /// the same on any machine).
+        #[arg(long)]
+        cases: Option<u64>,
         /// Generator seed (default: chosen and printed).
         #[arg(long)]
         seed: Option<u64>,
@@ -131,6 +135,9 @@ enum Command {
         /// Append each minimized finding, as a vector, to this file.
         #[arg(long, value_name = "FILE")]
         save_regressions: Option<String>,
+        /// Stop at the first finding (after minimizing it).
+        #[arg(long)]
+        fail_fast: bool,
     },
     /// Asks one question of an implementation and of the C reference.
     Repro {
@@ -375,6 +382,7 @@ fn diff_cmd(
         time,
         properties: false,
         max_findings: 5,
+        fail_fast: false,
     };
     let refs: Vec<&dyn Engine> = engines.iter().map(|e| e.as_ref()).collect();
     let bar = progress_bar(cases.unwrap_or(0), "diff");
@@ -436,6 +444,8 @@ fn check_cmd(
     seed: Option<u64>,
     format: Format,
     save: Option<String>,
+    fail_fast: bool,
+    cases: Option<u64>,
 ) -> Result<bool, SetupError> {
     if !(seconds.is_finite() && seconds > 0.0) {
         return Err(SetupError(format!(
@@ -446,15 +456,22 @@ fn check_cmd(
     let total = Duration::from_secs_f64(seconds);
     let engine = engines::from_spec(&args.spec, options(args.no_annotations, args.timeout)?)?;
     let seed = chosen_seed(seed);
-    let cases = load_cases(&[])?;
-    let vector_report = vectors_report(std::slice::from_ref(&engine), &cases)?;
+    let vector_cases = load_cases(&[])?;
+    let vector_report = vectors_report(std::slice::from_ref(&engine), &vector_cases)?;
     let remaining = total.saturating_sub(started.elapsed());
+    // A gate that stops at the first failure need not go on once a vector failed.
+    let vectors_failed = vector_report.failures().next().is_some();
     let settings = Settings {
         seed,
-        cases: None,
+        cases: if fail_fast && vectors_failed {
+            Some(0)
+        } else {
+            cases
+        },
         time: Some(remaining),
         properties: true,
         max_findings: 8,
+        fail_fast,
     };
     let bar = (seconds > 3.0).then(|| progress_bar(0, "check")).flatten();
     let mut outcomes = campaign::run(&[engine.as_ref()], settings, &mut |n| {
@@ -475,7 +492,7 @@ fn check_cmd(
         annotations: !args.no_annotations,
         seed,
         seconds: started.elapsed().as_secs_f64(),
-        vectors: VectorSummary::from_report(&vector_report),
+        vectors: VectorSummary::from_report(&vector_report, &vector_cases),
         campaign: outcomes.remove(0),
         repro_prefix: prefix,
     };
@@ -662,7 +679,17 @@ fn main() -> ExitCode {
             seed,
             format,
             save_regressions,
-        }) => check_cmd(implementation, seconds, seed, format, save_regressions),
+            fail_fast,
+            cases,
+        }) => check_cmd(
+            implementation,
+            seconds,
+            seed,
+            format,
+            save_regressions,
+            fail_fast,
+            cases,
+        ),
         Some(Command::Repro {
             implementation,
             encode,

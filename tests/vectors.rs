@@ -93,6 +93,29 @@ fn sample_vectors_are_the_rfc_samples() {
 }
 
 #[test]
+fn bias_decode_vectors_decode_the_c_encodings() {
+    let cases = cases();
+    let bias: Vec<&Case> = cases.iter().filter(|c| c.file == "bias.toml").collect();
+    assert!(bias.len() >= 16);
+    for decode in bias.iter().filter(|c| c.name.ends_with("-decode")) {
+        let encode_name = decode.name.replace("-decode", "-encode");
+        let encode = cases
+            .iter()
+            .find(|c| c.name == encode_name)
+            .expect("paired encode case");
+        let (Input::Encode(cps), Input::Decode(text)) = (&encode.input, &decode.input) else {
+            panic!("{} pairs an encode with a decode", decode.name)
+        };
+        assert_eq!(
+            &c_reference::encode(&cps.values, None).unwrap(),
+            text,
+            "{}",
+            decode.name
+        );
+    }
+}
+
+#[test]
 fn erratum_3026_is_rejected_by_computation() {
     let erratum = b"b1abfaaepdrnnbgefbaDdotcwatmq2g4l";
     let sample_i = samples(RFC3492_TEXT)

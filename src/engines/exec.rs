@@ -68,17 +68,28 @@ impl Exec {
         })
     }
 
-    /// Runs the program once with a trivial request to show that it starts
-    /// and answers in the convention; the message says what went wrong.
+    /// Runs the program twice with trivial requests (encode u+0061 u+00E9,
+    /// decode `a-`) to show that it starts and answers in the convention
+    /// both ways; the message says what went wrong. Wrong answers are left
+    /// for the check to find and minimize: only a program that cannot be
+    /// asked at all fails here.
     pub fn probe(&self) -> Result<(), String> {
-        match self.encode(&[0x61, 0xE9], None) {
-            Ok(_) => Ok(()),
-            Err(EngineError::Rejected(kind)) => Err(format!(
-                "{} rejected the probe u+0061 u+00E9 ({}), which every Punycode encoder accepts",
+        let refused = |what: &str, kind: Option<ErrorKind>| {
+            format!(
+                "{} refused the probe {what} ({}), which every Punycode implementation accepts: does it follow the RFC 3492 test wrapper's convention (-e/-d, u+XXXX tokens)?",
                 self.name,
                 kind.map_or("no reason", ErrorKind::name)
-            )),
-            Err(e) => Err(format!("{} does not work: {e}", self.name)),
+            )
+        };
+        match self.encode(&[0x61, 0xE9], None) {
+            Ok(_) => {}
+            Err(EngineError::Rejected(kind)) => return Err(refused("-e with u+0061 u+00E9", kind)),
+            Err(e) => return Err(format!("{} does not work with -e: {e}", self.name)),
+        }
+        match self.decode(b"a-") {
+            Ok(_) => Ok(()),
+            Err(EngineError::Rejected(kind)) => Err(refused("-d with a-", kind)),
+            Err(e) => Err(format!("{} does not work with -d: {e}", self.name)),
         }
     }
 
@@ -251,6 +262,12 @@ fn parse_punycode_line(stdout: &[u8]) -> Result<Vec<u8>, String> {
 impl Engine for Exec {
     fn name(&self) -> &str {
         &self.name
+    }
+
+    fn workers(&self) -> usize {
+        // Process start-up is partly waiting on the kernel: a few more
+        // processes than cores keeps the cores busy.
+        std::thread::available_parallelism().map_or(2, |n| n.get() * 2)
     }
 
     fn capabilities(&self) -> Capabilities {

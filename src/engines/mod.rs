@@ -140,9 +140,14 @@ pub type EncodeResult = Result<Vec<u8>, EngineError>;
 pub type DecodeResult = Result<Decoded, EngineError>;
 
 /// A Punycode implementation under test.
-pub trait Engine {
+pub trait Engine: Send + Sync {
     /// The name it is selected by (`cleanroom`, `rfc-c`, `idna`, ...).
     fn name(&self) -> &str;
+    /// How many requests it is worth running at once (more than one for an
+    /// implementation that waits on something, like a process per call).
+    fn workers(&self) -> usize {
+        1
+    }
     /// What it supports.
     fn capabilities(&self) -> Capabilities;
     /// Encodes code points; `case_flags` (one per code point) only for engines

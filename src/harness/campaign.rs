@@ -12,7 +12,9 @@ use super::classes::Class;
 use super::compare::{Request, Verdict, evaluate, judge_answer, reference};
 use super::generate::Generator;
 use super::minimize::{Budget, minimize};
+use super::parallel;
 use super::properties::{self, Property};
+use super::vectors::Expected;
 use crate::engines::{Engine, EngineError};
 
 /// How long and how a campaign runs.
@@ -28,6 +30,8 @@ pub struct Settings {
     pub properties: bool,
     /// Findings kept per implementation (each is minimized).
     pub max_findings: usize,
+    /// Stop as soon as one finding has been minimized.
+    pub fail_fast: bool,
 }
 
 /// A minimized nonconformance.
@@ -121,11 +125,44 @@ fn still_differs(engine: &dyn Engine, wanted: &str, candidate: &Request) -> bool
 
 fn still_violates(engine: &dyn Engine, wanted: Property, candidate: &Request) -> bool {
     let answer = super::compare::ask(engine, candidate);
-    properties::check_all(engine, candidate, &answer).is_some_and(|v| v.property == wanted)
+    properties::check_all(engine, candidate, &answer, true).is_some_and(|v| v.property == wanted)
 }
 
-/// Runs a campaign over `engines`. `progress` is called after each request
-/// with the number done so far.
+/// Requests generated and judged together; fixed, so that a run with the
+/// same seed and number of cases asks the same questions however many
+/// workers answer them.
+const BATCH: usize = 16;
+
+/// What one engine did with one request, worked out on a worker thread.
+struct Judged {
+    verdict: Verdict,
+    answer: Option<Result<Expected, EngineError>>,
+    violation: Option<properties::Violation>,
+}
+
+fn judge_one(
+    engine: &dyn Engine,
+    request: &Request,
+    properties_too: bool,
+    uniqueness: bool,
+) -> Option<Judged> {
+    let want = reference(request)?;
+    let (verdict, answer) = judge_answer(engine, request, &want, true);
+    let violation = match (&verdict, &answer) {
+        (Verdict::Same | Verdict::Divergence { .. }, Some(answer)) if properties_too => {
+            properties::check_all(engine, request, answer, uniqueness)
+        }
+        _ => None,
+    };
+    Some(Judged {
+        verdict,
+        answer,
+        violation,
+    })
+}
+
+/// Runs a campaign over `engines`. `progress` is called after each batch
+/// with the number of requests generated so far.
 pub fn run(
     engines: &[&dyn Engine],
     settings: Settings,
@@ -148,113 +185,149 @@ pub fn run(
     let mut generator = Generator::new(settings.seed);
     let mut done = 0u64;
     loop {
-        if settings.cases.is_some_and(|n| done >= n)
+        let stop = settings.cases.is_some_and(|n| done >= n)
             || generate_until.is_some_and(|t| Instant::now() >= t)
-        {
+            || outcomes.iter().all(|o| o.aborted.is_some())
+            || (settings.fail_fast && outcomes.iter().any(|o| !o.findings.is_empty()));
+        if stop {
             break;
         }
-        if outcomes.iter().all(|o| o.aborted.is_some()) {
-            break;
-        }
-        let request = generator.next_request();
-        done += 1;
-        progress(done);
-        let Some(want) = reference(&request) else {
-            continue;
-        };
+        let size = settings
+            .cases
+            .map_or(BATCH as u64, |n| (n - done).min(BATCH as u64));
+        let batch: Vec<(u64, Request)> = (0..size)
+            .map(|k| (done + k, generator.next_request()))
+            .collect();
+        done += size;
         for (k, engine) in engines.iter().enumerate() {
-            let outcome = &mut outcomes[k];
-            if outcome.aborted.is_some() {
+            if outcomes[k].aborted.is_some() {
                 continue;
             }
-            outcome.stats.requests += 1;
-            let (verdict, answer) = judge_answer(*engine, &request, &want, true);
-            hangs[k] = match &answer {
-                Some(Err(EngineError::Broken(why))) if why.starts_with("no answer within") => {
-                    hangs[k] + 1
-                }
-                _ => 0,
-            };
-            if hangs[k] >= 3 {
-                outcome.aborted = Some(format!(
-                    "{} gave no answer three times in a row (last on {request}); stopped checking it",
-                    engine.name()
-                ));
-            }
-            let found = match verdict {
-                Verdict::Same => {
-                    outcome.stats.same += 1;
-                    None
-                }
-                Verdict::Skip { class, .. } => {
-                    *outcome
-                        .stats
-                        .skipped
-                        .entry(class.id().to_string())
-                        .or_default() += 1;
-                    None
-                }
-                Verdict::Divergence { class, detail } => {
-                    let entry = outcome
-                        .stats
-                        .divergences
-                        .entry(class.id().to_string())
-                        .or_insert((0, format!("{request}: {detail}")));
-                    entry.0 += 1;
-                    None
-                }
-                Verdict::Nonconformance(detail) => {
-                    outcome.stats.nonconformances += 1;
-                    Some(("differential".to_string(), detail, None))
-                }
-            };
-            let mut found = found;
-            if settings.properties
-                && found.is_none()
-                && let Some(answer) = &answer
-            {
-                outcome.stats.property_checks += 1;
-                if let Some(v) = properties::check_all(*engine, &request, answer) {
-                    outcome.stats.property_violations += 1;
-                    found = Some((v.property.name().to_string(), v.detail, Some(v.property)));
-                }
-            }
-            let Some((check, detail, property)) = found else {
-                continue;
-            };
-            let sig = match property {
-                Some(p) => format!("property {p:?}"),
-                None => signature(&request, &detail),
-            };
-            if seen[k].contains(&sig) || outcome.findings.len() >= settings.max_findings {
-                continue;
-            }
-            seen[k].insert(sig.clone());
-            let now = Instant::now();
-            let budget = Budget {
-                attempts: 2_000,
-                deadline: match (total, hard_deadline) {
-                    (Some(t), Some(end)) => (now + t.mul_f64(0.2)).min(end),
-                    _ => now + Duration::from_secs(20),
-                },
-            };
-            let small = match property {
-                Some(p) => minimize(&request, &mut |c| still_violates(*engine, p, c), budget),
-                None => minimize(&request, &mut |c| still_differs(*engine, &sig, c), budget),
-            };
-            let small_detail = describe_failure(*engine, &small, property).unwrap_or(detail);
-            outcome.findings.push(Finding {
-                implementation: engine.name().to_string(),
-                check,
-                input: small.to_string(),
-                detail: small_detail,
-                original: request.to_string(),
-                repro_args: small.repro_args(),
-                request: small,
+            // Uniqueness costs several calls: check it on every fourth request.
+            let judged = parallel::map(engine.workers(), &batch, |(index, request)| {
+                judge_one(*engine, request, settings.properties, index % 4 == 0)
             });
+            for ((_, request), judged) in batch.iter().zip(judged) {
+                let Some(judged) = judged else { continue };
+                if outcomes[k].aborted.is_some() {
+                    break;
+                }
+                let found = record(
+                    &mut outcomes[k],
+                    &mut hangs[k],
+                    *engine,
+                    request,
+                    judged,
+                    settings.properties,
+                );
+                let Some((sig, check, detail, property)) = found else {
+                    continue;
+                };
+                if seen[k].contains(&sig) || outcomes[k].findings.len() >= settings.max_findings {
+                    continue;
+                }
+                seen[k].insert(sig.clone());
+                let now = Instant::now();
+                let budget = Budget {
+                    attempts: 2_000,
+                    deadline: match (total, hard_deadline) {
+                        (Some(t), Some(end)) => (now + t.mul_f64(0.2)).min(end),
+                        _ => now + Duration::from_secs(20),
+                    },
+                };
+                let finding = minimized(*engine, request, &sig, check, detail, property, budget);
+                outcomes[k].findings.push(finding);
+            }
         }
+        progress(done);
     }
     outcomes
+}
+
+/// Counts one judged request; returns what to minimize, if it is a
+/// finding: (signature, check, detail, property).
+fn record(
+    outcome: &mut Outcome,
+    hangs: &mut u32,
+    engine: &dyn Engine,
+    request: &Request,
+    judged: Judged,
+    properties_checked: bool,
+) -> Option<(String, String, String, Option<Property>)> {
+    outcome.stats.requests += 1;
+    *hangs = match &judged.answer {
+        Some(Err(EngineError::Broken(why))) if why.starts_with("no answer within") => *hangs + 1,
+        _ => 0,
+    };
+    if *hangs >= 3 {
+        outcome.aborted = Some(format!(
+            "{} gave no answer three times in a row (last on {request}); stopped checking it",
+            engine.name()
+        ));
+    }
+    if properties_checked
+        && judged.answer.is_some()
+        && !matches!(judged.verdict, Verdict::Nonconformance(_))
+    {
+        outcome.stats.property_checks += 1;
+    }
+    match judged.verdict {
+        Verdict::Same => outcome.stats.same += 1,
+        Verdict::Skip { class, .. } => {
+            *outcome
+                .stats
+                .skipped
+                .entry(class.id().to_string())
+                .or_default() += 1;
+        }
+        Verdict::Divergence { class, detail } => {
+            let entry = outcome
+                .stats
+                .divergences
+                .entry(class.id().to_string())
+                .or_insert((0, format!("{request}: {detail}")));
+            entry.0 += 1;
+        }
+        Verdict::Nonconformance(detail) => {
+            outcome.stats.nonconformances += 1;
+            let sig = signature(request, &detail);
+            return Some((sig, "differential".to_string(), detail, None));
+        }
+    }
+    let v = judged.violation?;
+    outcome.stats.property_violations += 1;
+    Some((
+        format!("property {:?}", v.property),
+        v.property.name().to_string(),
+        v.detail,
+        Some(v.property),
+    ))
+}
+
+/// Minimizes a finding and describes the result.
+fn minimized(
+    engine: &dyn Engine,
+    request: &Request,
+    sig: &str,
+    check: String,
+    detail: String,
+    property: Option<Property>,
+    budget: Budget,
+) -> Finding {
+    let small = match property {
+        Some(p) => minimize(request, &mut |c| still_violates(engine, p, c), budget),
+        None => minimize(request, &mut |c| still_differs(engine, sig, c), budget),
+    };
+    let small_detail = describe_failure(engine, &small, property).unwrap_or(detail);
+    Finding {
+        implementation: engine.name().to_string(),
+        check,
+        input: small.to_string(),
+        detail: small_detail,
+        original: request.to_string(),
+        repro_args: small.repro_args(),
+        request: small,
+    }
 }
 
 /// What is wrong with `request` now (after minimization).
@@ -265,7 +338,7 @@ fn describe_failure(
 ) -> Option<String> {
     let answer = super::compare::ask(engine, request);
     match property {
-        Some(_) => properties::check_all(engine, request, &answer).map(|v| v.detail),
+        Some(_) => properties::check_all(engine, request, &answer, true).map(|v| v.detail),
         None => {
             let want = reference(request)?;
             match evaluate(&engine.capabilities(), request, &want, &answer, true) {

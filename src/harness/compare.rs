@@ -31,7 +31,9 @@ pub enum Request {
 }
 
 impl Request {
-    /// The arguments of `punycheck repro` that ask this question.
+    /// The arguments of `punycheck repro` that ask this question, quoted
+    /// for a POSIX shell (`--decode=` so that text starting with `-` is not
+    /// read as an option).
     pub fn repro_args(&self) -> String {
         match self {
             Request::Encode { code_points, flags } => {
@@ -42,18 +44,18 @@ impl Request {
                         .unwrap_or_else(|| vec![false; code_points.len()]),
                 };
                 let annotated = if flags.is_some() { "" } else { " --no-flags" };
-                format!("--encode '{cps}'{annotated}")
+                format!(
+                    "--encode={}{annotated}",
+                    shell_words::quote(&cps.to_string())
+                )
             }
-            Request::Decode(bytes)
-                if bytes
-                    .iter()
-                    .all(|&b| (0x20..0x7F).contains(&b) && b != b'\'') =>
-            {
-                format!("--decode '{}'", String::from_utf8_lossy(bytes))
+            Request::Decode(bytes) if bytes.iter().all(|&b| (0x20..0x7F).contains(&b)) => {
+                let text = String::from_utf8_lossy(bytes);
+                format!("--decode={}", shell_words::quote(&text))
             }
             Request::Decode(bytes) => {
                 let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-                format!("--decode-hex {hex}")
+                format!("--decode-hex={hex}")
             }
         }
     }

@@ -7,6 +7,7 @@ pub mod compare;
 pub mod generate;
 pub mod matrix;
 pub mod minimize;
+pub mod parallel;
 pub mod properties;
 pub mod report;
 pub mod runner;

@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::campaign::{self, Finding};
 use super::classes::Class;
 use super::runner::{self, Outcome as VectorOutcome};
+use super::vectors::Case;
 
 /// Everything `check` found about one implementation.
 #[derive(Clone, Debug, Serialize)]
@@ -41,13 +42,14 @@ pub struct VectorSummary {
     pub skipped: Vec<(String, usize)>,
     /// Known deviations.
     pub deviations: usize,
-    /// Failed cases: name and detail.
-    pub failures: Vec<(String, String)>,
+    /// Failed cases: name, detail, and the `punycheck repro` arguments
+    /// that ask the same question.
+    pub failures: Vec<(String, String, String)>,
 }
 
 impl VectorSummary {
-    /// Summarizes one implementation's rows of a runner report.
-    pub fn from_report(report: &runner::Report) -> Self {
+    /// Summarizes one implementation's rows of a runner report over `cases`.
+    pub fn from_report(report: &runner::Report, cases: &[Case]) -> Self {
         let mut summary = VectorSummary {
             cases: report.rows.len(),
             ..Default::default()
@@ -59,7 +61,13 @@ impl VectorSummary {
                 VectorOutcome::Skip(why) => *reasons.entry(why.clone()).or_default() += 1,
                 VectorOutcome::KnownDeviation(_) => summary.deviations += 1,
                 VectorOutcome::Fail(detail) => {
-                    summary.failures.push((row.case.clone(), detail.clone()))
+                    let repro = cases
+                        .iter()
+                        .find(|c| c.name == row.case)
+                        .map_or_else(String::new, |c| runner::request_of(c).repro_args());
+                    summary
+                        .failures
+                        .push((row.case.clone(), detail.clone(), repro));
                 }
             }
         }
@@ -106,8 +114,23 @@ impl CheckReport {
             v.deviations,
             v.failures.len()
         );
-        for (case, detail) in &v.failures {
-            let _ = writeln!(out, "  FAIL {case}: {detail}");
+        // The first few tell the story; JSON and JUnit carry them all.
+        const SHOWN: usize = 8;
+        for (case, detail, repro) in v.failures.iter().take(SHOWN) {
+            let _ = writeln!(out, "  FAIL {case}: {}", truncate(detail, 160));
+            let _ = writeln!(
+                out,
+                "     reproduce: {} {}",
+                self.repro_prefix,
+                truncate(repro, 160)
+            );
+        }
+        if v.failures.len() > SHOWN {
+            let _ = writeln!(
+                out,
+                "  ... and {} more failed vectors (--format json lists them all)",
+                v.failures.len() - SHOWN
+            );
         }
         let _ = writeln!(
             out,
@@ -207,10 +230,11 @@ impl CheckReport {
             v.deviations
         ));
         suite.add_test_case(vectors);
-        for (case, detail) in &v.failures {
+        for (case, detail, repro) in &v.failures {
+            let description = format!("{detail}\nreproduce: {} {repro}", self.repro_prefix);
             suite.add_test_case(TestCase::new(
                 format!("vector {case}"),
-                failure(detail, detail),
+                failure(detail, &description),
             ));
         }
         let s = &self.campaign.stats;
@@ -242,5 +266,13 @@ impl CheckReport {
         let mut report = quick_junit::Report::new("punycheck");
         report.add_test_suite(suite);
         report.to_string().expect("the JUnit report serializes")
+    }
+}
+
+/// `text` cut to `max` characters, marked when cut.
+fn truncate(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((k, _)) => format!("{}...", &text[..k]),
+        None => text.to_string(),
     }
 }

@@ -18,6 +18,7 @@ use serde::Deserialize;
 
 use super::classes::Class;
 use super::compare::{Request, Verdict, judge_with};
+use super::parallel;
 use super::vectors::{Case, Input};
 use crate::engines::Engine;
 
@@ -187,8 +188,10 @@ impl fmt::Display for Report {
 pub fn run(engines: &[Box<dyn Engine>], cases: &[Case], expectations: &Expectations) -> Report {
     let mut report = Report::default();
     for engine in engines {
-        for case in cases {
-            let outcome = run_one(engine.as_ref(), case, expectations);
+        let outcomes = parallel::map(engine.workers(), cases, |case| {
+            run_one(engine.as_ref(), case, expectations)
+        });
+        for (case, outcome) in cases.iter().zip(outcomes) {
             report.rows.push(Row {
                 engine: engine.name().to_string(),
                 case: case.name.clone(),

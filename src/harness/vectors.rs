@@ -36,6 +36,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("overflow.toml", include_str!("../../vectors/overflow.toml")),
     ("invalid.toml", include_str!("../../vectors/invalid.toml")),
     ("edge.toml", include_str!("../../vectors/edge.toml")),
+    ("bias.toml", include_str!("../../vectors/bias.toml")),
 ];
 
 /// The direction a case runs in.

@@ -1,0 +1,254 @@
+//! The `punycheck` command as a user runs it: exit statuses, messages,
+//! reports, and the exec: protocol end to end with the RFC's own wrapper.
+
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_punycheck");
+const WRAPPER: &str = env!("PUNYCHECK_RFC3492_WRAPPER");
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .output()
+        .expect("punycheck runs")
+}
+
+fn run_with_stdin(args: &[&str], stdin: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("punycheck runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn bad_command_lines_and_broken_programs_exit_2_with_a_message() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["check", "--impl", "nope"], "unknown implementation"),
+        (
+            &["check", "--impl", "exec:/nonexistent/prog"],
+            "cannot start",
+        ),
+        (&["check", "--impl", "exec:"], "needs a command"),
+        (&["check", "--impl", "exec:'unterminated"], "cannot split"),
+        (
+            &[
+                "check",
+                "--impl",
+                "exec:sh -c 'sleep 30' sh",
+                "--timeout",
+                "0.5",
+            ],
+            "no answer within",
+        ),
+        (
+            &["check", "--impl", "exec:sh -c 'echo garbage' sh"],
+            "is not u+XXXX",
+        ),
+        (
+            &["check", "--impl", "exec:sh -c 'kill -SEGV $$' sh"],
+            "killed by signal",
+        ),
+        (
+            &[
+                "check",
+                "--impl",
+                "exec:sh -c 'echo invalid input >&2; exit 1' sh",
+            ],
+            "refused the probe",
+        ),
+        (&["check", "--seconds=-3"], "--seconds must be"),
+        (&["check", "--timeout=0"], "--timeout must be"),
+        (&["check", "--bogus"], "unexpected argument"),
+        (&["diff"], "--impl"),
+        (
+            &["repro", "--decode", "a", "--encode", "u+0061"],
+            "cannot be used with",
+        ),
+        (&["vectors", "--file", "/nonexistent.toml"], "cannot read"),
+    ];
+    for (args, needle) in cases {
+        let out = run(args);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stderr).contains(needle),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(!text(&out.stderr).contains("panicked"), "{args:?}");
+    }
+}
+
+#[test]
+fn the_rfc_wrapper_passes_check_through_exec() {
+    let spec = format!("exec:{WRAPPER}");
+    let out = run(&[
+        "check",
+        "--impl",
+        &spec,
+        "--seed",
+        "7",
+        "--cases",
+        "300",
+        "--seconds",
+        "120",
+    ]);
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{report}{}", text(&out.stderr));
+    assert!(
+        report.contains("CONFORMING") && !report.contains("NONCONFORMING"),
+        "{report}"
+    );
+    // Its fixed 256-element buffers are a declared limit, counted.
+    let count = punycheck::harness::vectors::builtin().unwrap().len();
+    assert!(
+        report.contains(&format!("vectors: {count} cases")),
+        "{report}"
+    );
+}
+
+#[test]
+fn reports_in_json_and_junit_carry_the_same_verdict() {
+    let spec = format!("exec:{WRAPPER}");
+    let json = run(&[
+        "check", "--impl", &spec, "--seed", "3", "--cases", "50", "--format", "json",
+    ]);
+    assert_eq!(json.status.code(), Some(0));
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).expect("valid JSON");
+    assert_eq!(value["conforming"], true);
+    assert_eq!(value["seed"], 3);
+    assert_eq!(value["campaign"]["stats"]["nonconformances"], 0);
+    let junit = run(&[
+        "check", "--impl", &spec, "--seed", "3", "--cases", "50", "--format", "junit",
+    ]);
+    let xml = text(&junit.stdout);
+    assert!(
+        xml.starts_with("<?xml") && xml.contains("<testsuite") && !xml.contains("<failure"),
+        "{xml}"
+    );
+}
+
+#[test]
+fn same_seed_same_run() {
+    let args = [
+        "check", "--impl", "idna", "--seed", "11", "--cases", "2000", "--format", "json",
+    ];
+    let strip = |out: Output| {
+        let mut v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["seconds"] = serde_json::Value::Null;
+        v
+    };
+    assert_eq!(strip(run(&args)), strip(run(&args)));
+}
+
+/// A wrong implementation, as a shell script around the RFC wrapper that
+/// answers every decoding with one extra code point: nonconforming, with a
+/// minimized reproducer that reproduces.
+#[test]
+fn a_wrong_program_is_nonconforming_with_a_reproducer_that_reproduces() {
+    let script = format!(
+        "exec:sh -c 'if [ \"$1\" = -d ]; then {WRAPPER} -d && echo u+0080; else {WRAPPER} -e; fi' sh"
+    );
+    let dir = std::env::temp_dir().join(format!("punycheck-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let saved = dir.join("regressions.toml");
+    let out = run(&[
+        "check",
+        "--impl",
+        &script,
+        "--seed",
+        "5",
+        "--cases",
+        "100",
+        "--save-regressions",
+        saved.to_str().unwrap(),
+    ]);
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}{}", text(&out.stderr));
+    assert!(report.contains("NONCONFORMING"), "{report}");
+    let repro = report
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("reproduce: punycheck "))
+        .expect("a reproducer line");
+    let words = shell_words::split(repro).unwrap();
+    let again = Command::new(BIN).args(&words).output().unwrap();
+    assert_eq!(again.status.code(), Some(1), "{}", text(&again.stdout));
+    assert!(text(&again.stdout).contains("NONCONFORMING"));
+    // The saved regression is a valid vector file that the wrong program fails
+    // and the reference passes.
+    let file = saved.to_str().unwrap();
+    let failing = run(&["vectors", "--impl", &script, "--file", file]);
+    assert_eq!(failing.status.code(), Some(1), "{}", text(&failing.stdout));
+    let passing = run(&["vectors", "--impl", "cleanroom", "--file", file]);
+    assert_eq!(passing.status.code(), Some(0), "{}", text(&passing.stdout));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn encode_and_decode_lines() {
+    let out = run(&["encode", "bücher", "abc", "\u{4ED6}\u{4EEC}"]);
+    assert_eq!(out.status.code(), Some(0));
+    let lines: Vec<String> = text(&out.stdout).lines().map(String::from).collect();
+    assert_eq!(lines[1], "abc-");
+    let back = run(&["decode", &lines[0], &lines[2]]);
+    assert_eq!(text(&back.stdout), "bücher\n\u{4ED6}\u{4EEC}\n");
+    // Flags need --codepoints; errors name the line and the kind, exit 1.
+    let flagged = run_with_stdin(&["encode", "--codepoints"], "U+0061 u+00E9\nx+1\n");
+    assert_eq!(flagged.status.code(), Some(1));
+    let want = punycheck::c_reference::encode(&[0x61, 0xE9], Some(&[true, false])).unwrap();
+    assert_eq!(
+        text(&flagged.stdout).lines().next(),
+        Some(text(&want).as_str())
+    );
+    assert!(
+        text(&flagged.stderr).contains("line 2"),
+        "{}",
+        text(&flagged.stderr)
+    );
+    let bad = run_with_stdin(
+        &["decode", "--codepoints", "--impl", "rfc-c"],
+        "ww902716a\n99999999999\n-\n",
+    );
+    assert_eq!(bad.status.code(), Some(1));
+    assert_eq!(text(&bad.stdout).lines().next(), Some("u+FFFFFFFF"));
+    let err = text(&bad.stderr);
+    assert!(
+        err.contains("line 2: error overflow") && err.contains("line 3: error bad_input"),
+        "{err}"
+    );
+    // A result outside Unicode cannot be printed as text.
+    let text_out = run(&["decode", "ww902716a"]);
+    assert_eq!(text_out.status.code(), Some(1));
+    assert!(text(&text_out.stderr).contains("--codepoints"));
+}
+
+#[test]
+fn the_default_command_prints_the_matrix_and_succeeds() {
+    let out = run(&[]);
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{report}");
+    for name in ["rfc-c", "cleanroom", "idna", "libidn2", "icu"] {
+        assert!(report.contains(name), "{name} missing");
+    }
+    assert!(report.contains("no unexplained difference"), "{report}");
+    assert!(report.contains("underscore-digit: BUG"), "{report}");
+}

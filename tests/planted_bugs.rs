@@ -1,0 +1,103 @@
+//! A correct implementation written differently is never reported; the
+//! same implementation with any single planted bug is reported
+//! nonconforming, with a reproducer that reproduces.
+//!
+//! The implementation is `tests/impls/pyny.py`, an independent Python
+//! Punycode behind the RFC test wrapper's convention, run through `exec:`.
+//! Each bug is one `--bug NAME` (listed by `pyny.py --help`).
+
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_punycheck");
+const PYNY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/impls/pyny.py");
+
+fn punycheck(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .output()
+        .expect("punycheck runs")
+}
+
+/// The planted bugs, as pyny lists them.
+fn bugs() -> Vec<String> {
+    let help = Command::new("python3")
+        .args([PYNY, "--help"])
+        .output()
+        .expect("python3 runs (it is on every machine of this project's kind)");
+    let text =
+        String::from_utf8_lossy(&help.stdout).into_owned() + &String::from_utf8_lossy(&help.stderr);
+    let section = text
+        .split("Planted bugs")
+        .nth(1)
+        .expect("pyny --help lists its bugs");
+    section
+        .lines()
+        .filter_map(|l| l.strip_prefix("  "))
+        .filter(|l| !l.starts_with(' '))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|name| {
+            name.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        })
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn the_correct_program_is_conforming() {
+    let spec = format!("exec:python3 {PYNY}");
+    let out = punycheck(&[
+        "check",
+        "--impl",
+        &spec,
+        "--seed",
+        "1",
+        "--cases",
+        "160",
+        "--seconds",
+        "600",
+    ]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{report}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(report.contains("CONFORMING"));
+}
+
+#[test]
+fn every_planted_bug_is_reported_with_a_working_reproducer() {
+    let bugs = bugs();
+    assert!(bugs.len() >= 14, "pyny lists {} bugs: {bugs:?}", bugs.len());
+    for bug in &bugs {
+        let spec = format!("exec:python3 {PYNY} --bug {bug}");
+        // --seconds is only a ceiling here: --fail-fast stops at the first
+        // minimized finding, and the run is decided by the seed.
+        let out = punycheck(&[
+            "check",
+            "--impl",
+            &spec,
+            "--seed",
+            "1",
+            "--seconds",
+            "300",
+            "--fail-fast",
+        ]);
+        let report = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{bug} not reported:\n{report}");
+        let repro = report
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("reproduce: punycheck "))
+            .unwrap_or_else(|| panic!("{bug}: no reproducer in\n{report}"));
+        let words = shell_words::split(repro).expect("the reproducer is a shell command");
+        let again = Command::new(BIN).args(&words).output().unwrap();
+        assert_eq!(
+            again.status.code(),
+            Some(1),
+            "{bug}: the reproducer does not reproduce:\n{}",
+            String::from_utf8_lossy(&again.stdout)
+        );
+    }
+}
