@@ -181,3 +181,54 @@ fn expectations_must_name_known_engines_and_cases() {
     assert!(bad_case.validate(&names, &cases()).is_err());
     assert!(Expectations::parse("[[skip]]\nengine = \"idna\"\n").is_err());
 }
+
+/// The differential campaign alone, without the vectors, finds a planted
+/// bug and hands back a minimized request that still shows it.
+#[test]
+fn the_campaign_finds_and_minimizes_a_planted_bug() {
+    use punycheck::harness::campaign::{self, Settings};
+    let engine = Planted {
+        defect: Defect::FirstDelimiter,
+    };
+    let settings = Settings {
+        seed: 9,
+        cases: Some(3000),
+        time: None,
+        properties: true,
+        max_findings: 3,
+        fail_fast: true,
+    };
+    let outcome = campaign::run(&[&engine], settings, &mut |_| {}).remove(0);
+    assert!(!outcome.conforming());
+    let finding = outcome.findings.first().expect("a finding");
+    assert!(finding.input.len() <= finding.original.len(), "{finding:?}");
+    // Minimized: two delimiters are all the bug needs, and not much more.
+    let punycheck::harness::compare::Request::Decode(bytes) = &finding.request else {
+        panic!("the bug is in decoding: {finding:?}")
+    };
+    assert_eq!(
+        bytes.iter().filter(|&&c| c == b'-').count(),
+        2,
+        "{finding:?}"
+    );
+    assert!(bytes.len() <= 6, "not minimized: {finding:?}");
+}
+
+/// A correct implementation written differently (the clean-room code seen
+/// through another engine's name) is never reported by the campaign.
+#[test]
+fn the_campaign_reports_nothing_for_a_correct_engine() {
+    use punycheck::harness::campaign::{self, Settings};
+    let settings = Settings {
+        seed: 10,
+        cases: Some(3000),
+        time: None,
+        properties: true,
+        max_findings: 3,
+        fail_fast: false,
+    };
+    let outcome = campaign::run(&[&CleanRoom], settings, &mut |_| {}).remove(0);
+    assert!(outcome.conforming(), "{:?}", outcome.findings);
+    assert_eq!(outcome.stats.requests, 3000);
+    assert!(outcome.stats.property_checks > 2000);
+}
