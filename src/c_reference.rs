@@ -159,26 +159,50 @@ pub fn decode(input: &[u8]) -> Result<Decoded, CError> {
 mod tests {
     use super::*;
 
+    /// Every C archive build.rs makes (the RFC code and the libidn2 and ICU
+    /// shims) defines its entry points and nothing unprefixed.
     #[test]
     fn no_unprefixed_symbols() {
-        let archive = concat!(env!("OUT_DIR"), "/librfc3492.a");
-        let out = std::process::Command::new("nm")
-            .args(["-g", "--defined-only", archive])
-            .output()
-            .expect("nm (binutils) runs");
-        assert!(out.status.success(), "nm failed on {archive}");
-        let text = String::from_utf8_lossy(&out.stdout);
-        let symbols: Vec<&str> = text
-            .lines()
-            .filter_map(|l| l.split_whitespace().nth(2))
-            .collect();
-        assert!(symbols.contains(&"punycheck_rfc3492_encode"), "{symbols:?}");
-        assert!(symbols.contains(&"punycheck_rfc3492_decode"), "{symbols:?}");
-        for symbol in symbols {
-            assert!(
-                symbol.starts_with("punycheck_"),
-                "unprefixed C symbol {symbol}"
-            );
+        for (archive, wanted) in [
+            (
+                "librfc3492.a",
+                ["punycheck_rfc3492_encode", "punycheck_rfc3492_decode"],
+            ),
+            (
+                "libidn2_punycode_shim.a",
+                [
+                    "punycheck_idn2_punycode_encode",
+                    "punycheck_idn2_punycode_decode",
+                ],
+            ),
+            (
+                "libicu_punycode_shim.a",
+                ["punycheck_icu_to_punycode", "punycheck_icu_from_punycode"],
+            ),
+        ] {
+            let path = format!("{}/{archive}", env!("OUT_DIR"));
+            let out = std::process::Command::new("nm")
+                .args(["-g", "--defined-only", &path])
+                .output()
+                .expect("nm (binutils) runs");
+            assert!(out.status.success(), "nm failed on {path}");
+            let text = String::from_utf8_lossy(&out.stdout);
+            let symbols: Vec<&str> = text
+                .lines()
+                .filter_map(|l| l.split_whitespace().nth(2))
+                .collect();
+            for symbol in wanted {
+                assert!(
+                    symbols.contains(&symbol),
+                    "{archive}: {symbol} missing from {symbols:?}"
+                );
+            }
+            for symbol in symbols {
+                assert!(
+                    symbol.starts_with("punycheck_"),
+                    "{archive}: unprefixed C symbol {symbol}"
+                );
+            }
         }
     }
 

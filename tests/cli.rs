@@ -1,17 +1,13 @@
 //! The `punycheck` command as a user runs it: exit statuses, messages,
 //! reports, and the exec: protocol end to end with the RFC's own wrapper.
 
+mod common;
+
 use std::process::{Command, Output};
 
-const BIN: &str = env!("CARGO_BIN_EXE_punycheck");
-const WRAPPER: &str = env!("PUNYCHECK_RFC3492_WRAPPER");
+use common::{BIN, punycheck as run, run_first_reproducer};
 
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .output()
-        .expect("punycheck runs")
-}
+const WRAPPER: &str = env!("PUNYCHECK_RFC3492_WRAPPER");
 
 fn run_with_stdin(args: &[&str], stdin: &str) -> Output {
     use std::io::Write;
@@ -185,12 +181,7 @@ fn a_wrong_program_is_nonconforming_with_a_reproducer_that_reproduces() {
     let report = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{report}{}", text(&out.stderr));
     assert!(report.contains("NONCONFORMING"), "{report}");
-    let repro = report
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("reproduce: punycheck "))
-        .expect("a reproducer line");
-    let words = shell_words::split(repro).unwrap();
-    let again = Command::new(BIN).args(&words).output().unwrap();
+    let again = run_first_reproducer(&report);
     assert_eq!(again.status.code(), Some(1), "{}", text(&again.stdout));
     assert!(text(&again.stdout).contains("NONCONFORMING"));
     // The saved regression is a valid vector file that the wrong program fails

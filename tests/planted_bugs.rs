@@ -6,17 +6,13 @@
 //! Punycode behind the RFC test wrapper's convention, run through `exec:`.
 //! Each bug is one `--bug NAME` (listed by `pyny.py --help`).
 
-use std::process::{Command, Output};
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_punycheck");
+use std::process::Command;
+
+use common::{punycheck, run_first_reproducer};
+
 const PYNY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/impls/pyny.py");
-
-fn punycheck(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .output()
-        .expect("punycheck runs")
-}
 
 /// The planted bugs, as pyny lists them.
 fn bugs() -> Vec<String> {
@@ -87,12 +83,7 @@ fn every_planted_bug_is_reported_with_a_working_reproducer() {
         ]);
         let report = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(1), "{bug} not reported:\n{report}");
-        let repro = report
-            .lines()
-            .find_map(|l| l.trim().strip_prefix("reproduce: punycheck "))
-            .unwrap_or_else(|| panic!("{bug}: no reproducer in\n{report}"));
-        let words = shell_words::split(repro).expect("the reproducer is a shell command");
-        let again = Command::new(BIN).args(&words).output().unwrap();
+        let again = run_first_reproducer(&report);
         assert_eq!(
             again.status.code(),
             Some(1),

@@ -37,12 +37,7 @@ impl Request {
     pub fn repro_args(&self) -> String {
         match self {
             Request::Encode { code_points, flags } => {
-                let cps = CodePoints {
-                    values: code_points.clone(),
-                    flags: flags
-                        .clone()
-                        .unwrap_or_else(|| vec![false; code_points.len()]),
-                };
+                let cps = CodePoints::with_flags(code_points, flags.as_deref());
                 let annotated = if flags.is_some() { "" } else { " --no-flags" };
                 format!(
                     "--encode={}{annotated}",
@@ -65,12 +60,7 @@ impl fmt::Display for Request {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Request::Encode { code_points, flags } => {
-                let cps = CodePoints {
-                    values: code_points.clone(),
-                    flags: flags
-                        .clone()
-                        .unwrap_or_else(|| vec![false; code_points.len()]),
-                };
+                let cps = CodePoints::with_flags(code_points, flags.as_deref());
                 let how = if flags.is_some() {
                     "with flags"
                 } else {

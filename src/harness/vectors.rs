@@ -83,6 +83,14 @@ pub struct CodePoints {
 }
 
 impl CodePoints {
+    /// `values` with `flags`, or with every flag clear when there are none.
+    pub fn with_flags(values: &[u32], flags: Option<&[bool]>) -> Self {
+        CodePoints {
+            values: values.to_vec(),
+            flags: flags.map_or_else(|| vec![false; values.len()], <[bool]>::to_vec),
+        }
+    }
+
     /// Parses whitespace-separated `u+XXXX`/`U+XXXX` tokens.
     pub fn parse(text: &str) -> Result<Self, String> {
         let mut cps = CodePoints::default();
@@ -255,12 +263,7 @@ pub fn case_to_toml(
     let mut out = format!("\n[[case]]\nname = {}\n", quote(name));
     match request {
         Request::Encode { code_points, flags } => {
-            let cps = CodePoints {
-                values: code_points.clone(),
-                flags: flags
-                    .clone()
-                    .unwrap_or_else(|| vec![false; code_points.len()]),
-            };
+            let cps = CodePoints::with_flags(code_points, flags.as_deref());
             out += &format!(
                 "op = \"encode\"\ninput = {}\nannotations = {}\n",
                 quote(&cps.to_string()),
