@@ -457,7 +457,21 @@ fn check_cmd(
     let engine = engines::from_spec(&args.spec, options(args.no_annotations, args.timeout)?)?;
     let seed = chosen_seed(seed);
     let vector_cases = load_cases(&[])?;
-    let vector_report = vectors_report(std::slice::from_ref(&engine), &vector_cases)?;
+    let expectations = Expectations::parse(BUILTIN_EXPECTATIONS)?;
+    expectations.validate(&engines::builtin_names(), &vector_cases)?;
+    let vector_report = runner::run_until(
+        std::slice::from_ref(&engine),
+        &vector_cases,
+        &expectations,
+        Some(started + total),
+    );
+    if vector_report.unrun > 0 {
+        return Err(SetupError(format!(
+            "{} of {} vectors did not run within --seconds {seconds}: give the check more time (each run of the program may take up to --timeout)",
+            vector_report.unrun,
+            vector_cases.len()
+        )));
+    }
     let remaining = total.saturating_sub(started.elapsed());
     // A gate that stops at the first failure need not go on once a vector failed.
     let vectors_failed = vector_report.failures().next().is_some();

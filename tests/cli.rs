@@ -76,6 +76,20 @@ fn bad_command_lines_and_broken_programs_exit_2_with_a_message() {
             "cannot be used with",
         ),
         (&["vectors", "--file", "/nonexistent.toml"], "cannot read"),
+        // Answers the probe, then hangs on every other encoding: the check
+        // ends at --seconds, not after the vectors' hundreds of timeouts.
+        (
+            &[
+                "check",
+                "--impl",
+                "exec:sh -c 'case $1 in -e) read x; case $x in *0061*) echo a-9ca;; *) sleep 30;; esac;; -d) echo u+0061;; esac' sh",
+                "--seconds",
+                "3",
+                "--timeout",
+                "1",
+            ],
+            "did not run within --seconds",
+        ),
     ];
     for (args, needle) in cases {
         let out = run(args);

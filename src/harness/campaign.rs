@@ -204,7 +204,11 @@ pub fn run(
                 continue;
             }
             // Uniqueness costs several calls: check it on every fourth request.
+            // Past the time, requests still waiting for a worker are dropped.
             let judged = parallel::map(engine.workers(), &batch, |(index, request)| {
+                if hard_deadline.is_some_and(|end| Instant::now() >= end) {
+                    return None;
+                }
                 judge_one(*engine, request, settings.properties, index % 4 == 0)
             });
             for ((_, request), judged) in batch.iter().zip(judged) {

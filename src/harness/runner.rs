@@ -13,6 +13,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::time::Instant;
 
 use serde::Deserialize;
 
@@ -100,8 +101,10 @@ pub struct Row {
 /// Everything a run produced.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
-    /// One row per (engine, case), in engine order then case order.
+    /// One row per (engine, case) that ran, in engine order then case order.
     pub rows: Vec<Row>,
+    /// Cases not run because the deadline passed.
+    pub unrun: usize,
 }
 
 /// Counts for one engine.
@@ -186,12 +189,33 @@ impl fmt::Display for Report {
 
 /// Runs every engine over every case.
 pub fn run(engines: &[Box<dyn Engine>], cases: &[Case], expectations: &Expectations) -> Report {
+    run_until(engines, cases, expectations, None)
+}
+
+/// [`run`], leaving the cases not started by `deadline` unrun: they are
+/// listed in [`Report::unrun`], not passed.
+pub fn run_until(
+    engines: &[Box<dyn Engine>],
+    cases: &[Case],
+    expectations: &Expectations,
+    deadline: Option<Instant>,
+) -> Report {
     let mut report = Report::default();
     for engine in engines {
         let outcomes = parallel::map(engine.workers(), cases, |case| {
-            run_one(engine.as_ref(), case, expectations)
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return None;
+            }
+            Some(run_one(engine.as_ref(), case, expectations))
         });
-        for (case, outcome) in cases.iter().zip(outcomes) {
+        let (run, unrun): (Vec<_>, Vec<_>) =
+            cases.iter().zip(outcomes).partition(|(_, o)| o.is_some());
+        report.unrun += unrun.len();
+        let outcomes: Vec<(&Case, Outcome)> = run
+            .into_iter()
+            .map(|(c, o)| (c, o.expect("partitioned")))
+            .collect();
+        for (case, outcome) in outcomes {
             report.rows.push(Row {
                 engine: engine.name().to_string(),
                 case: case.name.clone(),
