@@ -13,8 +13,24 @@
 use std::env;
 use std::path::PathBuf;
 
+/// Under cargo-fuzz (`--cfg fuzzing`), the C reference is compiled by clang
+/// with libFuzzer's coverage instrumentation and AddressSanitizer, so that
+/// the fuzzer sees C branches and C memory errors: cargo-fuzz itself only
+/// sets RUSTFLAGS.
+fn fuzzing_flags(build: &mut cc::Build) -> &mut cc::Build {
+    println!("cargo:rerun-if-env-changed=CARGO_CFG_FUZZING");
+    if env::var_os("CARGO_CFG_FUZZING").is_some() {
+        build
+            .compiler("clang")
+            .flag("-fsanitize=fuzzer-no-link,address")
+            .flag("-fno-omit-frame-pointer")
+            .flag("-g");
+    }
+    build
+}
+
 fn rfc3492_library() {
-    cc::Build::new()
+    fuzzing_flags(&mut cc::Build::new())
         .file("csrc/punycode.c")
         .define("punycode_encode", "punycheck_rfc3492_encode")
         .define("punycode_decode", "punycheck_rfc3492_decode")

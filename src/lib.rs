@@ -14,6 +14,7 @@
 //! - [`harness`]: the vector files of `vectors/` and the runner that runs
 //!   every engine over every vector.
 //! - [`rfc_text`]: reads the RFC text itself (Appendix C, section 7).
+//! - [`fuzz`]: the oracles of the cargo-fuzz targets in `fuzz/`.
 //!
 //! # Plugging in an implementation
 //!
@@ -27,6 +28,7 @@
 
 pub mod c_reference;
 pub mod engines;
+pub mod fuzz;
 pub mod harness;
 pub mod punycode;
 pub mod rfc_text;
