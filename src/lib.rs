@@ -10,9 +10,12 @@
 //!   byte by `build.rs`, behind a safe wrapper.
 //! - [`engines`]: one [`engines::Engine`] trait that every implementation sits
 //!   behind, each declaring its [`engines::Capabilities`]: the clean-room code,
-//!   the C reference and the `idna` crate.
-//! - [`harness`]: the vector files of `vectors/` and the runner that runs
-//!   every engine over every vector.
+//!   the C reference, the `idna` crate, the system's libidn2 and ICU, and any
+//!   program following the RFC test wrapper's convention (`exec:`).
+//! - [`harness`]: the vector files of `vectors/` and their runner; judging
+//!   with divergence classes; seeded generators; round-trip and uniqueness
+//!   properties; minimization; campaigns behind `punycheck check` and
+//!   `diff`; reports; the conformance matrix.
 //! - [`rfc_text`]: reads the RFC text itself (Appendix C, section 7).
 //! - [`fuzz`]: the oracles of the cargo-fuzz targets in `fuzz/`.
 //!
