@@ -22,7 +22,9 @@ fn main() {
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).expect("seed folder is writable");
         for case in &cases {
-            let Input::Decode(bytes) = &case.input else { continue };
+            let Input::Decode(bytes) = &case.input else {
+                continue;
+            };
             let mut data = Vec::new();
             if target != "uniqueness" {
                 data.push(0);

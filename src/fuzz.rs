@@ -19,6 +19,16 @@ use crate::punycode::{self, INITIAL_BIAS, MAXINT};
 /// What an oracle found wrong.
 pub type Outcome = Result<(), String>;
 
+/// A failure message that ends with the command replaying it against the
+/// C reference; add `--save vectors/regressions.toml --name ... --provenance
+/// ...` to keep it as a vector that `cargo test` replays.
+fn failure(request: &Request, what: String) -> Outcome {
+    Err(format!(
+        "{what}\nreplay: punycheck repro --impl cleanroom {}",
+        request.repro_args()
+    ))
+}
+
 /// The longest structured input, in code points: keeps executions fast.
 pub const MAX_CODE_POINTS: usize = 64;
 
@@ -246,9 +256,11 @@ pub fn overflow(input: &OverflowInput) -> Outcome {
 /// `roundtrip`: decode(encode(x)) == x, with Appendix A flags (basic
 /// letters take the case of their flag), and without.
 pub fn roundtrip(input: &CodePointInput) -> Outcome {
-    let Request::Encode { code_points, flags } = input.request() else {
+    let request = input.request();
+    let Request::Encode { code_points, flags } = &request else {
         unreachable!("CodePointInput makes encode requests")
     };
+    let (code_points, flags) = (code_points.clone(), flags.clone());
     let Ok(text) = punycode::encode(&code_points, flags.as_deref()) else {
         return Ok(());
     };
@@ -261,10 +273,13 @@ pub fn roundtrip(input: &CodePointInput) -> Outcome {
             return Ok(());
         }
         Err(e) => {
-            return Err(format!(
-                "{code_points:X?} encodes to {:?}, which fails to decode: {e}",
-                String::from_utf8_lossy(&text)
-            ));
+            return failure(
+                &request,
+                format!(
+                    "{code_points:X?} encodes to {:?}, which fails to decode: {e}",
+                    String::from_utf8_lossy(&text)
+                ),
+            );
         }
     };
     let (want_values, want_flags) = match &flags {
@@ -275,12 +290,15 @@ pub fn roundtrip(input: &CodePointInput) -> Outcome {
         None => (code_points.clone(), None),
     };
     if back.code_points != want_values || want_flags.is_some_and(|f| f != back.flags) {
-        return Err(format!(
-            "{code_points:X?} (flags {flags:?}) encodes to {:?}, which decodes to {:X?} (flags {:?})",
-            String::from_utf8_lossy(&text),
-            back.code_points,
-            back.flags
-        ));
+        return failure(
+            &request,
+            format!(
+                "{code_points:X?} (flags {flags:?}) encodes to {:?}, which decodes to {:X?} (flags {:?})",
+                String::from_utf8_lossy(&text),
+                back.code_points,
+                back.flags
+            ),
+        );
     }
     Ok(())
 }
@@ -315,7 +333,7 @@ pub fn uniqueness(text: &[u8]) -> Outcome {
 pub fn diff_idna(request: &Request) -> Outcome {
     let reference = cleanroom_answer(request);
     match judge(&Idna, request, &reference) {
-        Verdict::Nonconformance(detail) => Err(format!("{request}: {detail}")),
+        Verdict::Nonconformance(detail) => failure(request, format!("{request}: {detail}")),
         _ => Ok(()),
     }
 }

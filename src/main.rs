@@ -155,6 +155,16 @@ enum Command {
         /// Bytes to decode, in hexadecimal.
         #[arg(long, group = "question")]
         decode_hex: Option<String>,
+        /// Append the question, with the C reference's answer, to this
+        /// vector file (e.g. a minimized fuzz crash, to replay in cargo test).
+        #[arg(long, value_name = "FILE")]
+        save: Option<String>,
+        /// With --save: the case's name, unique across the vector files.
+        #[arg(long, requires = "save")]
+        name: Option<String>,
+        /// With --save: where the question comes from.
+        #[arg(long, requires = "save")]
+        provenance: Option<String>,
     },
     /// Lists the built-in implementations and what each declares.
     List,
@@ -540,13 +550,7 @@ fn save_regressions(path: &str, report: &CheckReport) -> Result<(), SetupError> 
     if text.is_empty() {
         return Ok(());
     }
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(|e| SetupError(format!("cannot open {path}: {e}")))?;
-    file.write_all(text.as_bytes())
-        .map_err(|e| SetupError(format!("cannot write {path}: {e}")))
+    append_to(path, &text)
 }
 
 fn repro_cmd(
@@ -555,7 +559,7 @@ fn repro_cmd(
     no_flags: bool,
     decode: Option<String>,
     decode_hex: Option<String>,
-) -> Result<bool, SetupError> {
+) -> Result<(bool, Request), SetupError> {
     let request = match (encode, decode, decode_hex) {
         (Some(tokens), None, None) => {
             let cps = CodePoints::parse(&tokens)?;
@@ -607,7 +611,47 @@ fn repro_cmd(
             false
         }
     };
-    Ok(conforming)
+    Ok((conforming, request))
+}
+
+/// Appends one question as a vector case, its expected value computed by
+/// the C reference.
+fn save_case(
+    path: &str,
+    request: &Request,
+    name: Option<String>,
+    provenance: Option<String>,
+) -> Result<(), SetupError> {
+    let expected = compare::reference(request)
+        .ok_or_else(|| SetupError("the C reference cannot take an input this long".into()))?;
+    let name = name.unwrap_or_else(|| {
+        let stamp = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        format!("regression-{stamp}")
+    });
+    let provenance = format!(
+        "{}. Expected value computed by the C reference.",
+        provenance
+            .as_deref()
+            .unwrap_or("Saved with punycheck repro --save")
+            .trim_end_matches('.')
+    );
+    let text = vectors::case_to_toml(&name, request, &expected, &provenance);
+    append_to(path, &text)?;
+    eprintln!("saved as case {name:?} in {path}");
+    Ok(())
+}
+
+/// Appends `text` to the file at `path`, creating it if needed.
+fn append_to(path: &str, text: &str) -> Result<(), SetupError> {
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| SetupError(format!("cannot open {path}: {e}")))?;
+    file.write_all(text.as_bytes())
+        .map_err(|e| SetupError(format!("cannot write {path}: {e}")))
 }
 
 fn list() {
@@ -710,7 +754,17 @@ fn main() -> ExitCode {
             no_flags,
             decode,
             decode_hex,
-        }) => repro_cmd(implementation, encode, no_flags, decode, decode_hex),
+            save,
+            name,
+            provenance,
+        }) => repro_cmd(implementation, encode, no_flags, decode, decode_hex).and_then(
+            |(conforming, request)| {
+                if let Some(path) = save {
+                    save_case(&path, &request, name, provenance)?;
+                }
+                Ok(conforming)
+            },
+        ),
         Some(Command::List) => {
             list();
             Ok(true)

@@ -209,6 +209,47 @@ fn a_wrong_program_is_nonconforming_with_a_reproducer_that_reproduces() {
 }
 
 #[test]
+fn repro_saves_a_question_as_a_vector_that_replays() {
+    let dir = std::env::temp_dir().join(format!("punycheck-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("saved.toml");
+    let path = file.to_str().unwrap();
+    let save = ["--save", path, "--name", "saved-1", "--provenance", "test"];
+    let out = run(&[
+        &["repro", "--impl", "cleanroom", "--decode=-x-a"][..],
+        &save[..],
+    ]
+    .concat());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = run(&[
+        &["repro", "--impl", "idna", "--encode=u+FFFFFFFF"][..],
+        &save[..],
+    ]
+    .concat());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        saved.contains("name = \"saved-1\"")
+            && saved.contains("test. Expected value computed by the C reference.")
+    );
+    // Two cases with one name: the loader refuses the file, as it should.
+    let dup = run(&["vectors", "--impl", "cleanroom", "--file", path]);
+    assert_eq!(dup.status.code(), Some(2), "{}", text(&dup.stderr));
+    std::fs::write(&file, saved.replacen("saved-1", "saved-2", 1)).unwrap();
+    let replay = run(&[
+        "vectors",
+        "--impl",
+        "cleanroom",
+        "--impl",
+        "rfc-c",
+        "--file",
+        path,
+    ]);
+    assert_eq!(replay.status.code(), Some(0), "{}", text(&replay.stdout));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn encode_and_decode_lines() {
     let out = run(&["encode", "bücher", "abc", "\u{4ED6}\u{4EEC}"]);
     assert_eq!(out.status.code(), Some(0));

@@ -37,6 +37,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("invalid.toml", include_str!("../../vectors/invalid.toml")),
     ("edge.toml", include_str!("../../vectors/edge.toml")),
     ("bias.toml", include_str!("../../vectors/bias.toml")),
+    (
+        "regressions.toml",
+        include_str!("../../vectors/regressions.toml"),
+    ),
 ];
 
 /// The direction a case runs in.
