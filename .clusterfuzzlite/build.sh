@@ -1,0 +1,15 @@
+#!/bin/bash -eu
+# Builds every cargo-fuzz target into $OUT with its dictionary and a seed
+# corpus made from the vector files (the layout OSS-Fuzz and ClusterFuzzLite
+# expect: TARGET, TARGET.dict, TARGET_seed_corpus.zip).
+cd "$SRC/punycheck"
+cargo run --quiet --example fuzz_seeds
+cd fuzz
+cargo fuzz build -O
+for target in $(cargo fuzz list); do
+    cp "target/x86_64-unknown-linux-gnu/release/$target" "$OUT/"
+    cp punycode.dict "$OUT/$target.dict"
+    if [ -d "seeds/$target" ]; then
+        (cd "seeds/$target" && zip -q -r "$OUT/${target}_seed_corpus.zip" .)
+    fi
+done
