@@ -94,83 +94,97 @@ enum Command {
     },
     /// Asks implementations the same generated questions as the C reference
     /// and classifies every difference.
-    Diff {
-        /// Implementations to compare (repeatable).
-        #[arg(long = "impl", value_name = "SPEC", required = true)]
-        specs: Vec<String>,
-        /// Generator seed (default: chosen and printed).
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Number of generated questions.
-        #[arg(long, conflicts_with = "seconds")]
-        cases: Option<u64>,
-        /// Or: how long to run.
-        #[arg(long)]
-        seconds: Option<f64>,
-        /// exec: programs do not do annotations.
-        #[arg(long)]
-        no_annotations: bool,
-        /// Seconds one run of an exec: program may take.
-        #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
-        timeout: f64,
-    },
+    Diff(DiffArgs),
     /// Everything a conformance gate needs for one implementation: vectors,
     /// properties, and a differential run against the C reference.
-    Check {
-        #[command(flatten)]
-        implementation: ImplArgs,
-        /// How long to run in all.
-        #[arg(long, default_value_t = 30.0)]
-        seconds: f64,
-        /// Also stop after this many generated requests (for a run that is
-        /// the same on any machine).
-        #[arg(long)]
-        cases: Option<u64>,
-        /// Generator seed (default: chosen and printed).
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Report format.
-        #[arg(long, value_enum, default_value = "text")]
-        format: Format,
-        /// Append each minimized finding, as a vector, to this file.
-        #[arg(long, value_name = "FILE")]
-        save_regressions: Option<String>,
-        /// Stop at the first finding (after minimizing it).
-        #[arg(long)]
-        fail_fast: bool,
-    },
+    Check(CheckArgs),
     /// Asks one question of an implementation and of the C reference.
-    Repro {
-        #[command(flatten)]
-        implementation: ImplArgs,
-        /// Code points to encode, as u+XXXX/U+XXXX tokens.
-        #[arg(long, group = "question")]
-        encode: Option<String>,
-        /// Encode without case flags.
-        #[arg(long, requires = "encode")]
-        no_flags: bool,
-        /// Punycode text to decode.
-        #[arg(long, group = "question")]
-        decode: Option<String>,
-        /// Bytes to decode, in hexadecimal.
-        #[arg(long, group = "question")]
-        decode_hex: Option<String>,
-        /// Append the question, with the C reference's answer, to this
-        /// vector file (e.g. a minimized fuzz crash, to replay in cargo test).
-        #[arg(long, value_name = "FILE")]
-        save: Option<String>,
-        /// With --save: the case's name, unique across the vector files.
-        #[arg(long, requires = "save")]
-        name: Option<String>,
-        /// With --save: where the question comes from.
-        #[arg(long, requires = "save")]
-        provenance: Option<String>,
-    },
+    Repro(ReproArgs),
     /// Lists the built-in implementations and what each declares.
     List,
     /// Prints the path of the RFC's own test wrapper, compiled, for use as
     /// exec:PATH.
     WrapperPath,
+}
+
+/// Asks implementations the same generated questions as the C reference
+/// and classifies every difference.
+#[derive(clap::Args)]
+struct DiffArgs {
+    /// Implementations to compare (repeatable).
+    #[arg(long = "impl", value_name = "SPEC", required = true)]
+    specs: Vec<String>,
+    /// Generator seed (default: chosen and printed).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Number of generated questions.
+    #[arg(long, conflicts_with = "seconds")]
+    cases: Option<u64>,
+    /// Or: how long to run.
+    #[arg(long)]
+    seconds: Option<f64>,
+    /// exec: programs do not do annotations.
+    #[arg(long)]
+    no_annotations: bool,
+    /// Seconds one run of an exec: program may take.
+    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+    timeout: f64,
+}
+
+/// Everything a conformance gate needs for one implementation: vectors,
+/// properties, and a differential run against the C reference.
+#[derive(clap::Args)]
+struct CheckArgs {
+    #[command(flatten)]
+    implementation: ImplArgs,
+    /// How long to run in all.
+    #[arg(long, default_value_t = 30.0)]
+    seconds: f64,
+    /// Also stop after this many generated requests (for a run that is
+    /// the same on any machine).
+    #[arg(long)]
+    cases: Option<u64>,
+    /// Generator seed (default: chosen and printed).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Report format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Append each minimized finding, as a vector, to this file.
+    #[arg(long, value_name = "FILE")]
+    save_regressions: Option<String>,
+    /// Stop at the first finding (after minimizing it).
+    #[arg(long)]
+    fail_fast: bool,
+}
+
+/// Asks one question of an implementation and of the C reference.
+#[derive(clap::Args)]
+struct ReproArgs {
+    #[command(flatten)]
+    implementation: ImplArgs,
+    /// Code points to encode, as u+XXXX/U+XXXX tokens.
+    #[arg(long, group = "question")]
+    encode: Option<String>,
+    /// Encode without case flags.
+    #[arg(long, requires = "encode")]
+    no_flags: bool,
+    /// Punycode text to decode.
+    #[arg(long, group = "question")]
+    decode: Option<String>,
+    /// Bytes to decode, in hexadecimal.
+    #[arg(long, group = "question")]
+    decode_hex: Option<String>,
+    /// Append the question, with the C reference's answer, to this
+    /// vector file (e.g. a minimized fuzz crash, to replay in cargo test).
+    #[arg(long, value_name = "FILE")]
+    save: Option<String>,
+    /// With --save: the case's name, unique across the vector files.
+    #[arg(long, requires = "save")]
+    name: Option<String>,
+    /// With --save: where the question comes from.
+    #[arg(long, requires = "save")]
+    provenance: Option<String>,
 }
 
 /// An error that ends the command with status 2.
@@ -374,14 +388,15 @@ fn vectors_cmd(
     Ok(report.failures().count() == 0)
 }
 
-fn diff_cmd(
-    specs: Vec<String>,
-    seed: Option<u64>,
-    cases: Option<u64>,
-    seconds: Option<f64>,
-    no_annotations: bool,
-    timeout: f64,
-) -> Result<bool, SetupError> {
+fn diff_cmd(args: DiffArgs) -> Result<bool, SetupError> {
+    let DiffArgs {
+        specs,
+        seed,
+        cases,
+        seconds,
+        no_annotations,
+        timeout,
+    } = args;
     let engines = resolve(&specs, options(no_annotations, timeout)?)?;
     let seed = chosen_seed(seed);
     let time = seconds.map(Duration::from_secs_f64);
@@ -447,16 +462,16 @@ fn diff_cmd(
     Ok(clean)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn check_cmd(
-    args: ImplArgs,
-    seconds: f64,
-    seed: Option<u64>,
-    format: Format,
-    save: Option<String>,
-    fail_fast: bool,
-    cases: Option<u64>,
-) -> Result<bool, SetupError> {
+fn check_cmd(check: CheckArgs) -> Result<bool, SetupError> {
+    let CheckArgs {
+        implementation: args,
+        seconds,
+        cases,
+        seed,
+        format,
+        save_regressions: save,
+        fail_fast,
+    } = check;
     if !(seconds.is_finite() && seconds > 0.0) {
         return Err(SetupError(format!(
             "--seconds must be a positive number, not {seconds}"
@@ -553,13 +568,17 @@ fn save_regressions(path: &str, report: &CheckReport) -> Result<(), SetupError> 
     append_to(path, &text)
 }
 
-fn repro_cmd(
-    args: ImplArgs,
-    encode: Option<String>,
-    no_flags: bool,
-    decode: Option<String>,
-    decode_hex: Option<String>,
-) -> Result<(bool, Request), SetupError> {
+fn repro_cmd(repro: ReproArgs) -> Result<bool, SetupError> {
+    let ReproArgs {
+        implementation: args,
+        encode,
+        no_flags,
+        decode,
+        decode_hex,
+        save,
+        name,
+        provenance,
+    } = repro;
     let request = match (encode, decode, decode_hex) {
         (Some(tokens), None, None) => {
             let cps = CodePoints::parse(&tokens)?;
@@ -611,7 +630,10 @@ fn repro_cmd(
             false
         }
     };
-    Ok((conforming, request))
+    if let Some(path) = save {
+        save_case(&path, &request, name, provenance)?;
+    }
+    Ok(conforming)
 }
 
 /// Appends one question as a vector case, its expected value computed by
@@ -723,48 +745,9 @@ fn main() -> ExitCode {
             timeout,
             verbose,
         }) => vectors_cmd(specs, files, no_annotations, timeout, verbose),
-        Some(Command::Diff {
-            specs,
-            seed,
-            cases,
-            seconds,
-            no_annotations,
-            timeout,
-        }) => diff_cmd(specs, seed, cases, seconds, no_annotations, timeout),
-        Some(Command::Check {
-            implementation,
-            seconds,
-            seed,
-            format,
-            save_regressions,
-            fail_fast,
-            cases,
-        }) => check_cmd(
-            implementation,
-            seconds,
-            seed,
-            format,
-            save_regressions,
-            fail_fast,
-            cases,
-        ),
-        Some(Command::Repro {
-            implementation,
-            encode,
-            no_flags,
-            decode,
-            decode_hex,
-            save,
-            name,
-            provenance,
-        }) => repro_cmd(implementation, encode, no_flags, decode, decode_hex).and_then(
-            |(conforming, request)| {
-                if let Some(path) = save {
-                    save_case(&path, &request, name, provenance)?;
-                }
-                Ok(conforming)
-            },
-        ),
+        Some(Command::Diff(args)) => diff_cmd(args),
+        Some(Command::Check(args)) => check_cmd(args),
+        Some(Command::Repro(args)) => repro_cmd(args),
         Some(Command::List) => {
             list();
             Ok(true)
