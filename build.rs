@@ -14,17 +14,23 @@ use std::env;
 use std::path::PathBuf;
 
 /// Under cargo-fuzz (`--cfg fuzzing`), the C reference is compiled by clang
-/// with libFuzzer's coverage instrumentation and AddressSanitizer, so that
-/// the fuzzer sees C branches and C memory errors: cargo-fuzz itself only
-/// sets RUSTFLAGS.
+/// with libFuzzer's coverage instrumentation, and with AddressSanitizer when
+/// the Rust side has it (`cfg(sanitize = "address")`, cargo-fuzz's default),
+/// so that the fuzzer sees C branches and C memory errors: cargo-fuzz itself
+/// only sets RUSTFLAGS.
 fn fuzzing_flags(build: &mut cc::Build) -> &mut cc::Build {
     println!("cargo:rerun-if-env-changed=CARGO_CFG_FUZZING");
+    println!("cargo:rerun-if-env-changed=CARGO_CFG_SANITIZE");
     if env::var_os("CARGO_CFG_FUZZING").is_some() {
         build
             .compiler("clang")
-            .flag("-fsanitize=fuzzer-no-link,address")
+            .flag("-fsanitize=fuzzer-no-link")
             .flag("-fno-omit-frame-pointer")
             .flag("-g");
+        let sanitizers = env::var("CARGO_CFG_SANITIZE").unwrap_or_default();
+        if sanitizers.split(',').any(|s| s == "address") {
+            build.flag("-fsanitize=address");
+        }
     }
     build
 }
