@@ -344,13 +344,16 @@ fn load_cases(files: &[String]) -> Result<Vec<Case>, SetupError> {
     )?)
 }
 
+/// Runs `cases` over `engines` with the built-in expectations; cases not
+/// started by `deadline` are left unrun.
 fn vectors_report(
     engines: &[Box<dyn Engine>],
     cases: &[Case],
+    deadline: Option<Instant>,
 ) -> Result<runner::Report, SetupError> {
     let expectations = Expectations::parse(BUILTIN_EXPECTATIONS)?;
     expectations.validate(&engines::builtin_names(), cases)?;
-    Ok(runner::run(engines, cases, &expectations))
+    Ok(runner::run_until(engines, cases, &expectations, deadline))
 }
 
 fn vectors_cmd(
@@ -366,7 +369,7 @@ fn vectors_cmd(
         resolve(&specs, options(no_annotations, timeout)?)?
     };
     let cases = load_cases(&files)?;
-    let report = vectors_report(&engines, &cases)?;
+    let report = vectors_report(&engines, &cases, None)?;
     println!(
         "{} vectors, {} implementations\n",
         cases.len(),
@@ -482,14 +485,11 @@ fn check_cmd(check: CheckArgs) -> Result<bool, SetupError> {
     let engine = engines::from_spec(&args.spec, options(args.no_annotations, args.timeout)?)?;
     let seed = chosen_seed(seed);
     let vector_cases = load_cases(&[])?;
-    let expectations = Expectations::parse(BUILTIN_EXPECTATIONS)?;
-    expectations.validate(&engines::builtin_names(), &vector_cases)?;
-    let vector_report = runner::run_until(
+    let vector_report = vectors_report(
         std::slice::from_ref(&engine),
         &vector_cases,
-        &expectations,
         Some(started + total),
-    );
+    )?;
     if vector_report.unrun > 0 {
         return Err(SetupError(format!(
             "{} of {} vectors did not run within --seconds {seconds}: give the check more time (each run of the program may take up to --timeout)",
@@ -696,7 +696,7 @@ fn list() {
 fn matrix_cmd() -> Result<bool, SetupError> {
     let engines = engines::builtin();
     let cases = load_cases(&[])?;
-    let report = vectors_report(&engines, &cases)?;
+    let report = vectors_report(&engines, &cases, None)?;
     println!("punycheck: {} built-in implementations\n", engines.len());
     println!(
         "vectors ({} cases from {} files):\n",

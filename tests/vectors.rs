@@ -6,8 +6,9 @@ use std::collections::BTreeSet;
 
 use punycheck::c_reference;
 use punycheck::engines;
-use punycheck::harness::runner::{self, BUILTIN_EXPECTATIONS, Expectations, Outcome};
-use punycheck::harness::vectors::{self, Case, CodePoints, Expected, Input};
+use punycheck::harness::compare::reference;
+use punycheck::harness::runner::{self, BUILTIN_EXPECTATIONS, Expectations, Outcome, request_of};
+use punycheck::harness::vectors::{self, Case, Expected, Input};
 use punycheck::punycode::{self, Error, ErrorKind, MAXINT, OverflowCheck};
 use punycheck::rfc_text::{RFC3492_TEXT, samples};
 
@@ -36,24 +37,8 @@ fn vectors_agree_with_c_reference() {
     let cases = cases();
     assert!(cases.len() > 100);
     for case in &cases {
-        let got = match &case.input {
-            Input::Encode(cps) => {
-                let flags = case.annotations.then_some(cps.flags.as_slice());
-                match c_reference::encode(&cps.values, flags) {
-                    Ok(bytes) => Expected::Encoded(bytes),
-                    Err(c_reference::CError::Status(kind)) => Expected::Error(kind),
-                    Err(other) => panic!("{}: C reference could not run: {other:?}", case.name),
-                }
-            }
-            Input::Decode(bytes) => match c_reference::decode(bytes) {
-                Ok(d) => Expected::Decoded(CodePoints {
-                    values: d.code_points,
-                    flags: d.flags,
-                }),
-                Err(c_reference::CError::Status(kind)) => Expected::Error(kind),
-                Err(other) => panic!("{}: C reference could not run: {other:?}", case.name),
-            },
-        };
+        let got = reference(&request_of(case))
+            .unwrap_or_else(|| panic!("{}: the C reference cannot take it", case.name));
         assert_eq!(got, case.expected, "{} ({})", case.name, case.file);
     }
 }
