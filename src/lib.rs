@@ -30,6 +30,7 @@
 //! No function of this crate panics on any input: bad input is an error.
 
 pub mod c_reference;
+pub mod codec;
 pub mod engines;
 pub mod fuzz;
 pub mod harness;

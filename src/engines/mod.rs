@@ -24,6 +24,7 @@ pub use spec::{SpecOptions, from_spec};
 
 use std::fmt;
 
+use crate::codec::Codec;
 use crate::harness::classes::Class;
 use crate::harness::compare::Request;
 use crate::harness::vectors::Expected;
@@ -143,6 +144,10 @@ pub type DecodeResult = Result<Decoded, EngineError>;
 pub trait Engine: Send + Sync {
     /// The name it is selected by (`cleanroom`, `rfc-c`, `idna`, ...).
     fn name(&self) -> &str;
+    /// The encoding it implements (Punycode unless it says otherwise).
+    fn codec(&self) -> Codec {
+        Codec::Punycode
+    }
     /// How many requests it is worth running at once (more than one for an
     /// implementation that waits on something, like a process per call).
     fn workers(&self) -> usize {

@@ -1,6 +1,7 @@
 //! The vector files of `vectors/`: loading and validation.
 //!
-//! One TOML file per topic, each an array of `[[case]]` tables:
+//! One TOML file per topic, each an array of `[[case]]` tables, all of one
+//! codec (`codec = "lace"` at the top of the file; Punycode when absent):
 //!
 //! ```toml
 //! [[case]]
@@ -10,6 +11,7 @@
 //! # input_hex = "c3a9"               # decode: raw bytes, for non-ASCII input
 //! annotations = false                # encode: pass the u/U flags; decode: compare flags
 //! output = "ihqwc..."                # expected success ...
+//! # output_hex = "c3a9"              # ... encode: as raw bytes (UTF-8 output) ...
 //! # error = "bad_input"              # ... or expected failure kind
 //! # overflow_check = "decode_digit"  # with error = "overflow": the check that fires
 //! # limit_check = "decode_digit"     # with output: lands exactly on maxint there
@@ -24,6 +26,7 @@ use std::fmt;
 
 use serde::Deserialize;
 
+use crate::codec::Codec;
 use crate::punycode::{ErrorKind, OverflowCheck};
 use crate::rfc_text::parse_code_point_token;
 
@@ -64,6 +67,7 @@ struct RawCase {
     #[serde(default)]
     annotations: bool,
     output: Option<String>,
+    output_hex: Option<String>,
     error: Option<String>,
     overflow_check: Option<String>,
     limit_check: Option<String>,
@@ -73,6 +77,7 @@ struct RawCase {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawFile {
+    codec: Option<String>,
     #[serde(default)]
     case: Vec<RawCase>,
 }
@@ -147,6 +152,8 @@ pub struct Case {
     pub name: String,
     /// The file it came from.
     pub file: String,
+    /// The codec it checks (the file's).
+    pub codec: Codec,
     /// What to run.
     pub input: Input,
     /// Encode: pass the flags. Decode: compare the flags.
@@ -176,22 +183,25 @@ pub fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
         .collect()
 }
 
-fn convert(file: &str, raw: RawCase) -> Result<Case, String> {
+fn convert(file: &str, codec: Codec, raw: RawCase) -> Result<Case, String> {
     let input = match (raw.op, raw.input, raw.input_hex) {
         (Op::Encode, Some(text), None) => Input::Encode(CodePoints::parse(&text)?),
         (Op::Decode, Some(text), None) => Input::Decode(text.into_bytes()),
         (Op::Decode, None, Some(hex)) => Input::Decode(parse_hex(&hex)?),
         _ => return Err("needs exactly one of input and input_hex (hex for decode only)".into()),
     };
-    let expected = match (raw.output, raw.error) {
-        (Some(out), None) => match raw.op {
+    let expected = match (raw.output, raw.output_hex, raw.error) {
+        (Some(out), None, None) => match raw.op {
             Op::Encode => Expected::Encoded(out.into_bytes()),
             Op::Decode => Expected::Decoded(CodePoints::parse(&out)?),
         },
-        (None, Some(error)) => Expected::Error(
+        (None, Some(hex), None) if raw.op == Op::Encode => Expected::Encoded(parse_hex(&hex)?),
+        (None, None, Some(error)) => Expected::Error(
             ErrorKind::from_name(&error).ok_or_else(|| format!("unknown error {error:?}"))?,
         ),
-        _ => return Err("needs exactly one of output and error".into()),
+        _ => {
+            return Err("needs exactly one of output, output_hex (encode only) and error".into());
+        }
     };
     let check = |name: Option<String>| -> Result<Option<OverflowCheck>, String> {
         name.map(|n| OverflowCheck::from_name(&n).ok_or_else(|| format!("unknown check {n:?}")))
@@ -211,6 +221,7 @@ fn convert(file: &str, raw: RawCase) -> Result<Case, String> {
     Ok(Case {
         name: raw.name,
         file: file.to_string(),
+        codec,
         input,
         annotations: raw.annotations,
         expected,
@@ -223,11 +234,17 @@ fn convert(file: &str, raw: RawCase) -> Result<Case, String> {
 /// Parses one vector file.
 pub fn parse_file(file: &str, text: &str) -> Result<Vec<Case>, String> {
     let raw: RawFile = toml::from_str(text).map_err(|e| format!("{file}: {e}"))?;
+    let codec = match raw.codec.as_deref() {
+        None => Codec::Punycode,
+        Some(name) => {
+            Codec::from_name(name).ok_or_else(|| format!("{file}: unknown codec {name:?}"))?
+        }
+    };
     raw.case
         .into_iter()
         .map(|c| {
             let name = c.name.clone();
-            convert(file, c).map_err(|e| format!("{file}: case {name:?}: {e}"))
+            convert(file, codec, c).map_err(|e| format!("{file}: case {name:?}: {e}"))
         })
         .collect()
 }
@@ -288,7 +305,13 @@ pub fn case_to_toml(
     }
     match expected {
         Expected::Encoded(bytes) => {
-            out += &format!("output = {}\n", quote(&String::from_utf8_lossy(bytes)));
+            match std::str::from_utf8(bytes).ok().filter(|t| t.is_ascii()) {
+                Some(text) => out += &format!("output = {}\n", quote(text)),
+                None => {
+                    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+                    out += &format!("output_hex = {}\n", quote(&hex));
+                }
+            }
         }
         Expected::Decoded(cps) => out += &format!("output = {}\n", quote(&cps.to_string())),
         Expected::Error(kind) => out += &format!("error = {}\n", quote(kind.name())),
