@@ -13,8 +13,32 @@
 //!
 //! [`encode_traced`] and [`decode_traced`] expose every delta, its digits and
 //! the new bias, as in the traces of RFC 3492 sections 7.2 and 7.3.
+//!
+//! # Performance
+//!
+//! Section 6 read literally is quadratic: the encoder rescans the whole input
+//! for each distinct code point, and the decoder inserts into the middle of
+//! its output. [`encode`] and [`decode`] give exactly the same outputs and
+//! errors (checked against [`encode_naive`], [`decode_naive`] and the C
+//! reference) in O(n log n):
+//!
+//! - labels of at most 64 elements keep every set of positions in one `u64`
+//!   bitmask and allocate nothing but their result;
+//! - the encoder sorts the non-basic code points once and counts the smaller
+//!   code points before each one with a Fenwick tree;
+//! - the decoder runs section 6.2's arithmetic first, recording each
+//!   insertion, then places them all in one reverse pass over a Fenwick tree
+//!   of free slots.
+//!
+//! Overflow is still detected at exactly the RFC's points: where a sum
+//! computed at once would pass `maxint`, the position of the element at
+//! which the RFC's one-by-one increments would fail is found in the tree.
 
 use std::fmt;
+
+mod fast;
+mod fenwick;
+mod simple;
 
 /// `base`, the number of digit values (RFC 3492 section 5).
 pub const BASE: u32 = 36;
@@ -317,31 +341,6 @@ pub struct DecodeStep {
     pub output: Vec<u32>,
 }
 
-/// Observes the steps of an encoding or decoding; the untraced entry points
-/// pass an observer that does nothing, which the compiler removes.
-trait Observer {
-    fn encode_step(&mut self, _step: impl FnOnce() -> EncodeStep) {}
-    fn decode_step(&mut self, _step: impl FnOnce() -> DecodeStep) {}
-}
-
-struct Silent;
-impl Observer for Silent {}
-
-#[derive(Default)]
-struct Recorder {
-    encode: Vec<EncodeStep>,
-    decode: Vec<DecodeStep>,
-}
-
-impl Observer for Recorder {
-    fn encode_step(&mut self, step: impl FnOnce() -> EncodeStep) {
-        self.encode.push(step());
-    }
-    fn decode_step(&mut self, step: impl FnOnce() -> DecodeStep) {
-        self.decode.push(step());
-    }
-}
-
 /// Checks that `len` fits the RFC's integer type (section 6.4 assumes the
 /// input length is representable).
 fn check_length(len: usize) -> Result<u32, Error> {
@@ -358,7 +357,20 @@ fn check_length(len: usize) -> Result<u32, Error> {
 /// delta is uppercase when its code point's flag is set (Appendix A). Without
 /// flags ASCII is copied as it is and digits are lowercase.
 pub fn encode(input: &[u32], case_flags: Option<&[bool]>) -> Result<Vec<u8>, Error> {
-    encode_impl(input, case_flags, u32::MAX, &mut Silent)
+    let mut output = Vec::new();
+    fast::encode(input, case_flags, u32::MAX, &mut output)?;
+    Ok(output)
+}
+
+/// [`encode`] into a buffer the caller keeps: `output` is cleared, then
+/// filled (and left empty on error). Encoding many labels through one
+/// buffer allocates nothing once it has grown to the longest.
+pub fn encode_into(
+    input: &[u32],
+    case_flags: Option<&[bool]>,
+    output: &mut Vec<u8>,
+) -> Result<(), Error> {
+    fast::encode(input, case_flags, u32::MAX, output)
 }
 
 /// [`encode`] with the output limited to `max_output` bytes, as the C
@@ -369,7 +381,9 @@ pub fn encode_with_limit(
     case_flags: Option<&[bool]>,
     max_output: u32,
 ) -> Result<Vec<u8>, Error> {
-    encode_impl(input, case_flags, max_output, &mut Silent)
+    let mut output = Vec::new();
+    fast::encode(input, case_flags, max_output, &mut output)?;
+    Ok(output)
 }
 
 /// [`encode`], also returning one [`EncodeStep`] per non-basic code point
@@ -378,109 +392,9 @@ pub fn encode_traced(
     input: &[u32],
     case_flags: Option<&[bool]>,
 ) -> (Result<Vec<u8>, Error>, Vec<EncodeStep>) {
-    let mut recorder = Recorder::default();
-    let result = encode_impl(input, case_flags, u32::MAX, &mut recorder);
+    let mut recorder = simple::Recorder::default();
+    let result = simple::encode(input, case_flags, u32::MAX, &mut recorder);
     (result, recorder.encode)
-}
-
-fn encode_impl(
-    input: &[u32],
-    case_flags: Option<&[bool]>,
-    max_out: u32,
-    observer: &mut impl Observer,
-) -> Result<Vec<u8>, Error> {
-    let length = check_length(input.len())?;
-    if let Some(flags) = case_flags.filter(|f| f.len() != input.len()) {
-        return Err(Error::BadInput {
-            position: flags.len().min(input.len()),
-            reason: BadInputReason::FlagsLength,
-        });
-    }
-    let flag = |j: usize| case_flags.is_some_and(|flags| flags[j]);
-
-    // Copy the basic code points, followed by a delimiter if there are any.
-    let mut output = Vec::new();
-    for (j, &cp) in input.iter().enumerate() {
-        if is_basic(cp) {
-            // Room for this code point and the delimiter that will follow.
-            if max_out - (output.len() as u32) < 2 {
-                return Err(Error::BigOutput);
-            }
-            // cp < 0x80, so the narrowing is exact.
-            let c = cp as u8;
-            output.push(match case_flags {
-                Some(_) if flag(j) => c.to_ascii_uppercase(),
-                Some(_) => c.to_ascii_lowercase(),
-                None => c,
-            });
-        }
-    }
-    let b = output.len() as u32;
-    let mut h = b;
-    if b > 0 {
-        output.push(DELIMITER);
-    }
-
-    let mut n = INITIAL_N;
-    let mut delta: u32 = 0;
-    let mut bias = INITIAL_BIAS;
-    while h < length {
-        // Every code point below n is handled: find the next one up.
-        let m = input
-            .iter()
-            .copied()
-            .filter(|&cp| cp >= n)
-            .min()
-            .expect("h < length implies an unhandled code point >= n");
-        delta = (m - n)
-            .checked_mul(h + 1)
-            .and_then(|jump| delta.checked_add(jump))
-            .ok_or(Error::Overflow {
-                check: OverflowCheck::EncodeDelta,
-                position: input.iter().position(|&cp| cp == m).unwrap_or(0),
-            })?;
-        n = m;
-        for (j, &cp) in input.iter().enumerate() {
-            if cp < n {
-                delta = delta.checked_add(1).ok_or(Error::Overflow {
-                    check: OverflowCheck::EncodeIncrement,
-                    position: j,
-                })?;
-            }
-            if cp == n {
-                let start = output.len();
-                let mut q = delta;
-                let mut k = BASE;
-                loop {
-                    if output.len() as u32 >= max_out {
-                        return Err(Error::BigOutput);
-                    }
-                    let t = threshold(k, bias);
-                    if q < t {
-                        break;
-                    }
-                    output.push(digit_char(t + (q - t) % (BASE - t), false));
-                    q = (q - t) / (BASE - t);
-                    k += BASE;
-                }
-                output.push(digit_char(q, flag(j)));
-                bias = adapt(delta, h + 1, h == b);
-                observer.encode_step(|| EncodeStep {
-                    code_point: cp,
-                    delta,
-                    digits: String::from_utf8_lossy(&output[start..]).into_owned(),
-                    bias,
-                });
-                delta = 0;
-                h += 1;
-            }
-        }
-        // Cannot overflow: delta < length here (section 6.3); n only wraps
-        // past maxint when every code point is handled.
-        delta = delta.wrapping_add(1);
-        n = n.wrapping_add(1);
-    }
-    Ok(output)
 }
 
 /// Decodes Punycode to code points and case flags (section 6.2).
@@ -488,113 +402,48 @@ fn encode_impl(
 /// The input is raw bytes: bytes >= 0x80 are never basic code points nor
 /// digits, so they are rejected as [`Error::BadInput`] wherever they appear.
 pub fn decode(input: &[u8]) -> Result<Decoded, Error> {
-    decode_impl(input, u32::MAX, &mut Silent)
+    let mut output = Decoded::default();
+    fast::decode(input, u32::MAX, &mut output)?;
+    Ok(output)
+}
+
+/// [`decode`] into buffers the caller keeps: `output` is cleared, then
+/// filled (and left empty on error). Decoding many labels through one
+/// [`Decoded`] allocates nothing once it has grown to the longest.
+pub fn decode_into(input: &[u8], output: &mut Decoded) -> Result<(), Error> {
+    fast::decode(input, u32::MAX, output)
 }
 
 /// [`decode`] with the output limited to `max_output` code points, as the C
 /// reference's `*output_length` does.
 pub fn decode_with_limit(input: &[u8], max_output: u32) -> Result<Decoded, Error> {
-    decode_impl(input, max_output, &mut Silent)
+    let mut output = Decoded::default();
+    fast::decode(input, max_output, &mut output)?;
+    Ok(output)
 }
 
 /// [`decode`], also returning one [`DecodeStep`] per delta (everything decoded
 /// before an error).
 pub fn decode_traced(input: &[u8]) -> (Result<Decoded, Error>, Vec<DecodeStep>) {
-    let mut recorder = Recorder::default();
-    let result = decode_impl(input, u32::MAX, &mut recorder);
+    let mut recorder = simple::Recorder::default();
+    let result = simple::decode(input, u32::MAX, &mut recorder);
     (result, recorder.decode)
 }
 
-fn decode_impl(input: &[u8], max_out: u32, observer: &mut impl Observer) -> Result<Decoded, Error> {
-    check_length(input.len())?;
-    // The basic code points are those before the last delimiter; a delimiter
-    // at position 0 starts no literal portion and is left to be decoded
-    // (where it fails, since it has no digit value).
-    let b = input.iter().rposition(|&c| c == DELIMITER).unwrap_or(0);
-    if b as u32 > max_out {
-        return Err(Error::BigOutput);
-    }
-    let mut decoded = Decoded {
-        code_points: Vec::with_capacity(input.len()),
-        flags: Vec::with_capacity(input.len()),
-    };
-    for (j, &c) in input[..b].iter().enumerate() {
-        if !is_basic(u32::from(c)) {
-            return Err(Error::BadInput {
-                position: j,
-                reason: BadInputReason::NonBasicInLiteral,
-            });
-        }
-        decoded.code_points.push(u32::from(c));
-        decoded.flags.push(c.is_ascii_uppercase());
-    }
+/// The plain reading of section 6.3 (O(n^2) in the worst case): the naive
+/// reference that [`encode_with_limit`] is tested against. Same results.
+pub fn encode_naive(
+    input: &[u32],
+    case_flags: Option<&[bool]>,
+    max_output: u32,
+) -> Result<Vec<u8>, Error> {
+    simple::encode(input, case_flags, max_output, &mut simple::Silent)
+}
 
-    let mut n = INITIAL_N;
-    let mut i: u32 = 0;
-    let mut bias = INITIAL_BIAS;
-    let mut pos = if b > 0 { b + 1 } else { 0 };
-    while pos < input.len() {
-        let start = pos;
-        let oldi = i;
-        let mut w: u32 = 1;
-        let mut k = BASE;
-        loop {
-            let Some(&c) = input.get(pos) else {
-                return Err(Error::BadInput {
-                    position: pos,
-                    reason: BadInputReason::UnexpectedEnd,
-                });
-            };
-            let digit = digit_value(c).ok_or(Error::BadInput {
-                position: pos,
-                reason: BadInputReason::NotADigit,
-            })?;
-            i = digit
-                .checked_mul(w)
-                .and_then(|add| i.checked_add(add))
-                .ok_or(Error::Overflow {
-                    check: OverflowCheck::DecodeDigit,
-                    position: pos,
-                })?;
-            pos += 1;
-            let t = threshold(k, bias);
-            if digit < t {
-                break;
-            }
-            w = w.checked_mul(BASE - t).ok_or(Error::Overflow {
-                check: OverflowCheck::DecodeWeight,
-                position: pos - 1,
-            })?;
-            k += BASE;
-        }
-        // The output is never longer than the input, which fits in u32.
-        let len = decoded.code_points.len() as u32;
-        let i_before_wrap = i;
-        bias = adapt(i - oldi, len + 1, oldi == 0);
-        n = n.checked_add(i / (len + 1)).ok_or(Error::Overflow {
-            check: OverflowCheck::DecodeCodePoint,
-            position: pos - 1,
-        })?;
-        i %= len + 1;
-        if len >= max_out {
-            return Err(Error::BigOutput);
-        }
-        decoded.code_points.insert(i as usize, n);
-        decoded
-            .flags
-            .insert(i as usize, input[pos - 1].is_ascii_uppercase());
-        observer.decode_step(|| DecodeStep {
-            digits: String::from_utf8_lossy(&input[start..pos]).into_owned(),
-            delta: i_before_wrap - oldi,
-            i_before_wrap,
-            bias,
-            code_point: n,
-            position: i,
-            output: decoded.code_points.clone(),
-        });
-        i += 1;
-    }
-    Ok(decoded)
+/// The plain reading of section 6.2 (O(n^2) in the worst case): the naive
+/// reference that [`decode_with_limit`] is tested against. Same results.
+pub fn decode_naive(input: &[u8], max_output: u32) -> Result<Decoded, Error> {
+    simple::decode(input, max_output, &mut simple::Silent)
 }
 
 /// Encodes a Rust string (Unicode scalar values, no annotations).

@@ -1,0 +1,619 @@
+//! The encoder and decoder behind [`super::encode`] and [`super::decode`]:
+//! the same results as [`super::simple`], in O(n log n) (see the module
+//! docs of [`super`], section "Performance").
+
+use super::fenwick::Marks;
+use super::{
+    BASE, BadInputReason, DAMP, DELIMITER, Decoded, Error, INITIAL_BIAS, INITIAL_N, OverflowCheck,
+    SKEW, T_MAX, T_MIN, check_length, is_basic, threshold,
+};
+
+/// Inputs of at most this many elements take the short-label paths: every
+/// set of positions fits in one `u64`, and nothing is allocated but the
+/// result.
+const SHORT: usize = 64;
+
+/// Marks a byte without a digit value in [`DIGIT_VALUES`].
+const NO_DIGIT: u8 = u8::MAX;
+
+/// The digit value of every byte (section 5), [`NO_DIGIT`] for none.
+static DIGIT_VALUES: [u8; 256] = {
+    let mut table = [NO_DIGIT; 256];
+    let mut d = 0;
+    while d < 26 {
+        table[(b'a' + d) as usize] = d;
+        table[(b'A' + d) as usize] = d;
+        d += 1;
+    }
+    while d < 36 {
+        table[(b'0' + d - 26) as usize] = d;
+        d += 1;
+    }
+    table
+};
+
+/// The basic code point of each digit value, lowercase and uppercase.
+const DIGITS: [&[u8; 36]; 2] = [
+    b"abcdefghijklmnopqrstuvwxyz0123456789",
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
+];
+
+/// Where adapt()'s loop stops: `((base - tmin) * tmax) div 2`.
+const ADAPT_LOOP_END: u32 = ((BASE - T_MIN) * T_MAX) / 2;
+
+/// The last term of adapt(), `((base - tmin + 1) * delta) div (delta + skew)`,
+/// for every `delta` it can have after the loop (at most [`ADAPT_LOOP_END`]).
+static ADAPT_TAIL: [u8; ADAPT_LOOP_END as usize + 1] = {
+    let mut table = [0; ADAPT_LOOP_END as usize + 1];
+    let mut delta = 0;
+    while delta <= ADAPT_LOOP_END {
+        // Below base, so the narrowing is exact.
+        table[delta as usize] = (((BASE - T_MIN + 1) * delta) / (delta + SKEW)) as u8;
+        delta += 1;
+    }
+    table
+};
+
+/// `ceil(2^64 / d)` for the divisors of short labels (2 to [`SHORT`] + 1):
+/// `x div d` is then the high half of `x * RECIPROCALS[d]`, exact for every
+/// 32-bit `x` (the error `x * (RECIPROCALS[d] * d - 2^64)` stays below
+/// `2^64 / d`), and a multiplication is several times cheaper than a division.
+static RECIPROCALS: [u64; SHORT + 2] = {
+    let mut table = [0; SHORT + 2];
+    let mut d = 2;
+    while d < table.len() {
+        table[d] = u64::MAX / d as u64 + 1;
+        d += 1;
+    }
+    table
+};
+
+/// `x div d`, through [`RECIPROCALS`] when `d` is a short label's length.
+#[inline]
+fn divide(x: u32, d: u32) -> u32 {
+    match RECIPROCALS.get(d as usize) {
+        Some(&m) if d > 1 => ((u128::from(x) * u128::from(m)) >> 64) as u32,
+        _ => x / d,
+    }
+}
+
+/// How far adapt()'s loop goes: after `c` divisions by `base - tmin`, the
+/// loop stops when `delta <= ADAPT_STEPS[c]`; a larger `delta` takes another.
+/// Five divisions bring any 32-bit value down (see
+/// `weight_overflow_is_unreachable` in [`super`]).
+const ADAPT_STEPS: [u32; 5] = {
+    let mut steps = [0; 5];
+    let mut limit = ADAPT_LOOP_END as u64;
+    let mut c = 0;
+    while c < 5 {
+        steps[c] = limit as u32;
+        // The largest x with x div (base - tmin) <= limit.
+        limit = limit * (BASE - T_MIN) as u64 + (BASE - T_MIN) as u64 - 1;
+        c += 1;
+    }
+    table_check(limit);
+    steps
+};
+
+/// Fails the build unless five divisions suffice for every 32-bit delta.
+const fn table_check(limit_after_five: u64) {
+    assert!(limit_after_five >= u32::MAX as u64);
+}
+
+/// `ceil(2^64 / (base - tmin)^c)`, for dividing by the `c` divisions of
+/// adapt()'s loop at once (floor of floors is the floor of the product).
+static ADAPT_RECIPROCALS: [u64; 6] = {
+    let mut table = [0; 6];
+    let mut power: u64 = 1;
+    let mut c = 1;
+    while c < 6 {
+        power *= (BASE - T_MIN) as u64;
+        table[c] = u64::MAX / power + 1;
+        c += 1;
+    }
+    table
+};
+
+/// [`super::adapt`] without branches that depend on the data: its loop is
+/// counted with comparisons and done as one multiplication, its divisions
+/// by variables go through reciprocals, and its last one is looked up.
+#[inline]
+fn adapt(delta: u32, numpoints: u32, firsttime: bool) -> u32 {
+    let mut delta = if firsttime { delta / DAMP } else { delta / 2 };
+    delta += divide(delta, numpoints);
+    let divisions = ADAPT_STEPS.iter().filter(|&&limit| delta > limit).count();
+    if divisions > 0 {
+        let reciprocal = ADAPT_RECIPROCALS[divisions];
+        delta = ((u128::from(delta) * u128::from(reciprocal)) >> 64) as u32;
+    }
+    BASE * divisions as u32 + u32::from(ADAPT_TAIL[delta as usize])
+}
+
+/// `(q div (base - t), q mod (base - t))`, with the two thresholds nearly
+/// every digit has (tmin and tmax) divided by constants.
+#[inline]
+fn split(q: u32, t: u32) -> (u32, u32) {
+    match t {
+        T_MIN => (q / (BASE - T_MIN), q % (BASE - T_MIN)),
+        T_MAX => (q / (BASE - T_MAX), q % (BASE - T_MAX)),
+        _ => (q / (BASE - t), q % (BASE - t)),
+    }
+}
+
+/// Appends `q` as a generalized variable-length integer (section 6.3's inner
+/// loop), failing as the C reference does when a digit would pass `max_out`.
+#[inline]
+fn push_delta(
+    output: &mut Vec<u8>,
+    mut q: u32,
+    bias: u32,
+    upper: bool,
+    max_out: u32,
+) -> Result<(), Error> {
+    let mut k = BASE;
+    loop {
+        if output.len() >= max_out as usize {
+            return Err(Error::BigOutput);
+        }
+        let t = threshold(k, bias);
+        if q < t {
+            break;
+        }
+        let (rest, digit) = split(q - t, t);
+        output.push(DIGITS[0][(t + digit) as usize]);
+        q = rest;
+        k += BASE;
+    }
+    output.push(DIGITS[usize::from(upper)][q as usize]);
+    Ok(())
+}
+
+/// A set of input positions: those holding code points already handled
+/// (smaller than the current `n`).
+trait Positions {
+    /// How many positions below `position` are in the set.
+    fn count_before(&self, position: usize) -> u32;
+    /// The position in the set with `rank` positions of the set before it.
+    fn nth(&self, rank: u32) -> usize;
+    /// Adds `position`.
+    fn add(&mut self, position: usize);
+}
+
+/// Positions below 64, one bit each.
+impl Positions for u64 {
+    fn count_before(&self, position: usize) -> u32 {
+        (self & ((1u64 << position) - 1)).count_ones()
+    }
+
+    fn nth(&self, rank: u32) -> usize {
+        let mut rest = *self;
+        for _ in 0..rank {
+            rest &= rest - 1;
+        }
+        rest.trailing_zeros() as usize
+    }
+
+    fn add(&mut self, position: usize) {
+        *self |= 1 << position;
+    }
+}
+
+impl Positions for Marks {
+    fn count_before(&self, position: usize) -> u32 {
+        Marks::count_before(self, position)
+    }
+
+    fn nth(&self, rank: u32) -> usize {
+        Marks::nth(self, rank)
+    }
+
+    fn add(&mut self, position: usize) {
+        self.mark(position);
+    }
+}
+
+/// Packs a non-basic code point and its position so that sorting orders by
+/// code point, then position.
+fn key(cp: u32, position: usize) -> u64 {
+    (u64::from(cp) << 32) | position as u64
+}
+
+fn key_code_point(key: u64) -> u32 {
+    (key >> 32) as u32
+}
+
+fn key_position(key: u64) -> usize {
+    key as u32 as usize
+}
+
+/// Encodes into `output` (cleared first; left empty on error).
+pub(super) fn encode(
+    input: &[u32],
+    case_flags: Option<&[bool]>,
+    max_out: u32,
+    output: &mut Vec<u8>,
+) -> Result<(), Error> {
+    output.clear();
+    let result = encode_inner(input, case_flags, max_out, output);
+    if result.is_err() {
+        output.clear();
+    }
+    result
+}
+
+fn encode_inner(
+    input: &[u32],
+    case_flags: Option<&[bool]>,
+    max_out: u32,
+    output: &mut Vec<u8>,
+) -> Result<(), Error> {
+    check_length(input.len())?;
+    if let Some(flags) = case_flags.filter(|f| f.len() != input.len()) {
+        return Err(Error::BadInput {
+            position: flags.len().min(input.len()),
+            reason: BadInputReason::FlagsLength,
+        });
+    }
+    // Typical output is shorter than twice the input; larger grows as needed.
+    output.reserve(input.len().saturating_mul(2).saturating_add(8));
+    for (j, &cp) in input.iter().enumerate() {
+        if is_basic(cp) {
+            // Room for this code point and the delimiter that will follow.
+            if max_out as usize - output.len() < 2 {
+                return Err(Error::BigOutput);
+            }
+            // cp < 0x80, so the narrowing is exact.
+            let c = cp as u8;
+            output.push(match case_flags {
+                Some(flags) if flags[j] => c.to_ascii_uppercase(),
+                Some(_) => c.to_ascii_lowercase(),
+                None => c,
+            });
+        }
+    }
+    let b = output.len();
+    if b == input.len() {
+        if b > 0 {
+            output.push(DELIMITER);
+        }
+        return Ok(());
+    }
+    if b > 0 {
+        output.push(DELIMITER);
+    }
+    let deltas = Deltas {
+        input,
+        case_flags,
+        basic: b as u32,
+        max_out,
+    };
+    if input.len() <= SHORT {
+        let mut keys = [0u64; SHORT];
+        let mut handled = 0u64;
+        let mut count = 0;
+        for (j, &cp) in input.iter().enumerate() {
+            if is_basic(cp) {
+                handled.add(j);
+            } else {
+                keys[count] = key(cp, j);
+                count += 1;
+            }
+        }
+        let keys = &mut keys[..count];
+        keys.sort_unstable();
+        deltas.encode(keys, &mut handled, output)?;
+    } else {
+        let mut keys: Vec<u64> = input
+            .iter()
+            .enumerate()
+            .filter(|&(_, &cp)| !is_basic(cp))
+            .map(|(j, &cp)| key(cp, j))
+            .collect();
+        keys.sort_unstable();
+        let mut handled = Marks::new(input.iter().map(|&cp| is_basic(cp)));
+        deltas.encode(&keys, &mut handled, output)?;
+    }
+    Ok(())
+}
+
+/// What the delta loop of the encoder needs of its input.
+struct Deltas<'a> {
+    input: &'a [u32],
+    case_flags: Option<&'a [bool]>,
+    /// `b`, the number of basic code points.
+    basic: u32,
+    max_out: u32,
+}
+
+impl Deltas<'_> {
+    /// Section 6.3's main loop, one round per distinct code point `m` (taken
+    /// from `keys`, sorted). Instead of scanning the whole input for `m` and
+    /// counting the smaller code points one by one, it visits the positions
+    /// of `m` in order and asks `handled` how many smaller code points lie
+    /// between them.
+    fn encode(
+        &self,
+        keys: &[u64],
+        handled: &mut impl Positions,
+        output: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        let b = self.basic;
+        let mut h = b;
+        let mut n = INITIAL_N;
+        let mut delta: u32 = 0;
+        let mut bias = INITIAL_BIAS;
+        let mut rest = keys;
+        while let Some(&first) = rest.first() {
+            let m = key_code_point(first);
+            let round = rest.partition_point(|&k| key_code_point(k) == m);
+            let (occurrences, later) = rest.split_at(round);
+            delta = (m - n)
+                .checked_mul(h + 1)
+                .and_then(|jump| delta.checked_add(jump))
+                .ok_or(Error::Overflow {
+                    check: OverflowCheck::EncodeDelta,
+                    position: key_position(first),
+                })?;
+            // Every code point smaller than m is handled, and only those.
+            let smaller = h;
+            // Smaller code points before the previous occurrence of m.
+            let mut counted = 0;
+            for &occurrence in occurrences {
+                let j = key_position(occurrence);
+                let before = handled.count_before(j);
+                delta = match delta.checked_add(before - counted) {
+                    Some(sum) => sum,
+                    None => {
+                        // The RFC increments one by one: it fails at the
+                        // smaller code point that takes delta past maxint.
+                        let position = handled.nth(counted + (u32::MAX - delta));
+                        return Err(Error::Overflow {
+                            check: OverflowCheck::EncodeIncrement,
+                            position,
+                        });
+                    }
+                };
+                let upper = self.case_flags.is_some_and(|flags| flags[j]);
+                push_delta(output, delta, bias, upper, self.max_out)?;
+                bias = adapt(delta, h + 1, h == b);
+                delta = 0;
+                h += 1;
+                counted = before;
+            }
+            for &occurrence in occurrences {
+                handled.add(key_position(occurrence));
+            }
+            // The smaller code points after the last occurrence, then the
+            // step to m + 1 (section 6.3's "increment delta and n"); below
+            // the input length, which fits.
+            delta = smaller - counted + 1;
+            n = m.wrapping_add(1);
+            rest = later;
+        }
+        debug_assert_eq!(h as usize, self.input.len());
+        Ok(())
+    }
+}
+
+/// Decodes into `output` (cleared first; left empty on error).
+pub(super) fn decode(input: &[u8], max_out: u32, output: &mut Decoded) -> Result<(), Error> {
+    output.code_points.clear();
+    output.flags.clear();
+    let result = decode_inner(input, max_out, output);
+    if result.is_err() {
+        output.code_points.clear();
+        output.flags.clear();
+    }
+    result
+}
+
+fn decode_inner(input: &[u8], max_out: u32, output: &mut Decoded) -> Result<(), Error> {
+    check_length(input.len())?;
+    // As in section 6.2: the literal portion ends at the last delimiter; one
+    // at position 0 starts none and is left to fail as a digit.
+    let b = input.iter().rposition(|&c| c == DELIMITER).unwrap_or(0);
+    if b > max_out as usize {
+        return Err(Error::BigOutput);
+    }
+    if let Some(position) = input[..b].iter().position(|&c| !c.is_ascii()) {
+        return Err(Error::BadInput {
+            position,
+            reason: BadInputReason::NonBasicInLiteral,
+        });
+    }
+    if input.len() <= SHORT {
+        decode_short(input, b, max_out, output)
+    } else {
+        decode_long(input, b, max_out, output)
+    }
+}
+
+/// Short input: as [`decode_long`], with the steps in a fixed array and the
+/// free slots as the bits of one `u64`, so nothing moves and nothing is
+/// allocated but the result.
+fn decode_short(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> Result<(), Error> {
+    // The output never grows longer than the input, at most SHORT.
+    let mut steps = [(0u32, 0u32); SHORT];
+    let mut step_flags = 0u64;
+    let mut count = 0;
+    insertions(input, b, max_out, |i, n, flag| {
+        steps[count] = (i, n);
+        step_flags |= u64::from(flag) << count;
+        count += 1;
+    })?;
+    let total = b + count;
+    let Decoded { code_points, flags } = output;
+    code_points.resize(total, 0);
+    flags.resize(total, false);
+    let mut free = u64::MAX >> (64 - total.max(1));
+    if total == 0 {
+        free = 0;
+    }
+    for (s, &(i, n)) in steps[..count].iter().enumerate().rev() {
+        let slot = free.nth(i);
+        free &= !(1 << slot);
+        code_points[slot] = n;
+        flags[slot] = (step_flags >> s) & 1 == 1;
+    }
+    for &c in &input[..b] {
+        let slot = free.trailing_zeros() as usize;
+        free &= free - 1;
+        code_points[slot] = u32::from(c);
+        flags[slot] = c.is_ascii_uppercase();
+    }
+    Ok(())
+}
+
+/// Long input: records every insertion, then places them from the last to
+/// the first: each goes to the free slot with `i` free slots before it,
+/// since only later insertions moved it, and the literal portion fills the
+/// slots left.
+fn decode_long(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> Result<(), Error> {
+    let mut steps: Vec<(u32, u32)> = Vec::new();
+    let mut step_flags: Vec<bool> = Vec::new();
+    insertions(input, b, max_out, |i, n, flag| {
+        steps.push((i, n));
+        step_flags.push(flag);
+    })?;
+    let total = b + steps.len();
+    let Decoded { code_points, flags } = output;
+    code_points.resize(total, 0);
+    flags.resize(total, false);
+    let mut taken = vec![false; total];
+    let mut free = Marks::new(std::iter::repeat_n(true, total));
+    for (&(i, n), &flag) in steps.iter().zip(&step_flags).rev() {
+        let slot = free.nth(i);
+        free.unmark(slot);
+        taken[slot] = true;
+        code_points[slot] = n;
+        flags[slot] = flag;
+    }
+    let literal_slots = (0..total).filter(|&slot| !taken[slot]);
+    for (slot, &c) in literal_slots.zip(&input[..b]) {
+        code_points[slot] = u32::from(c);
+        flags[slot] = c.is_ascii_uppercase();
+    }
+    Ok(())
+}
+
+/// Section 6.2's main loop without its output: calls `insert(i, n, flag)`
+/// for each code point `n` that it inserts at index `i` (at most the current
+/// output length), with errors at exactly the RFC's points.
+#[inline(always)]
+fn insertions(
+    input: &[u8],
+    b: usize,
+    max_out: u32,
+    mut insert: impl FnMut(u32, u32, bool),
+) -> Result<(), Error> {
+    let mut n = INITIAL_N;
+    let mut i: u32 = 0;
+    let mut bias = INITIAL_BIAS;
+    // The output is never longer than the input, which fits in u32.
+    let mut len = b as u32;
+    let mut pos = if b > 0 { b + 1 } else { 0 };
+    while pos < input.len() {
+        let oldi = i;
+        let mut w: u32 = 1;
+        let mut k = BASE;
+        loop {
+            let Some(&c) = input.get(pos) else {
+                return Err(Error::BadInput {
+                    position: pos,
+                    reason: BadInputReason::UnexpectedEnd,
+                });
+            };
+            let digit = DIGIT_VALUES[usize::from(c)];
+            if digit == NO_DIGIT {
+                return Err(Error::BadInput {
+                    position: pos,
+                    reason: BadInputReason::NotADigit,
+                });
+            }
+            let digit = u32::from(digit);
+            i = digit
+                .checked_mul(w)
+                .and_then(|add| i.checked_add(add))
+                .ok_or(Error::Overflow {
+                    check: OverflowCheck::DecodeDigit,
+                    position: pos,
+                })?;
+            pos += 1;
+            let t = threshold(k, bias);
+            if digit < t {
+                break;
+            }
+            w = w.checked_mul(BASE - t).ok_or(Error::Overflow {
+                check: OverflowCheck::DecodeWeight,
+                position: pos - 1,
+            })?;
+            k += BASE;
+        }
+        bias = adapt(i - oldi, len + 1, oldi == 0);
+        let wraps = divide(i, len + 1);
+        n = n.checked_add(wraps).ok_or(Error::Overflow {
+            check: OverflowCheck::DecodeCodePoint,
+            position: pos - 1,
+        })?;
+        i -= wraps * (len + 1);
+        if len >= max_out {
+            return Err(Error::BigOutput);
+        }
+        insert(i, n, input[pos - 1].is_ascii_uppercase());
+        len += 1;
+        i += 1;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn divide_is_exact() {
+        let xs = (0..70_000).chain((0..=u32::MAX).step_by(9_973)).chain([
+            u32::MAX,
+            u32::MAX - 1,
+            1 << 31,
+        ]);
+        for x in xs {
+            for d in 1..=(SHORT as u32 + 3) {
+                assert_eq!(divide(x, d), x / d, "{x} / {d}");
+            }
+            assert_eq!(divide(x, u32::MAX), x / u32::MAX);
+        }
+    }
+
+    #[test]
+    fn tables_agree_with_the_rfc_functions() {
+        for c in 0..=255u8 {
+            let value = super::super::digit_value(c);
+            let looked_up = Some(DIGIT_VALUES[usize::from(c)]).filter(|&d| d != NO_DIGIT);
+            assert_eq!(looked_up.map(u32::from), value, "byte {c}");
+        }
+        for d in 0..BASE {
+            for upper in [false, true] {
+                assert_eq!(
+                    DIGITS[usize::from(upper)][d as usize],
+                    super::super::digit_char(d, upper)
+                );
+            }
+        }
+        // Every delta up to well past the loop's end, then a spread to maxint.
+        let deltas = (0..100_000)
+            .chain((0..=u32::MAX).step_by(65_537))
+            .chain([u32::MAX]);
+        for delta in deltas {
+            for numpoints in [1, 2, 3, 7, 64, 1000, u32::MAX] {
+                for first in [false, true] {
+                    assert_eq!(
+                        adapt(delta, numpoints, first),
+                        super::super::adapt(delta, numpoints, first),
+                        "adapt({delta}, {numpoints}, {first})"
+                    );
+                }
+            }
+        }
+    }
+}
