@@ -518,10 +518,10 @@ impl std::error::Error for LineError {}
 /// octet below 0x80 only ever stands for itself (RFC 2279 section 1), never
 /// for part of a longer sequence.
 pub fn decode_lines(text: &[u8], mode: Mode) -> Vec<Result<Vec<u32>, LineError>> {
-    let body = text.strip_suffix(b"\n").unwrap_or(text);
     if text.is_empty() {
         return Vec::new();
     }
+    let body = text.strip_suffix(b"\n").unwrap_or(text);
     body.split(|&b| b == b'\n')
         .enumerate()
         .map(|(k, line)| {

@@ -110,7 +110,7 @@ fn rfc3629_refuses(
 /// Where Rust's UTF-8 departs from RFC 2279.
 pub const STD_DEVIATIONS: &[Deviation] = &[Deviation {
     id: "rfc3629",
-    reason: "holds RFC 3629 UTF-8 (std::str::from_utf8, 'UTF-8 as described in RFC 3629'), which limits UTF-8 to U+10FFFF and four octets and forbids surrogates: it refuses as bad input the five- and six-octet sequences, the four-octet ones from F4 90 (above U+10FFFF) and ED A0 to ED BF (U+D800 to U+DFFF) that RFC 2279 decodes",
+    reason: "holds the UTF-8 of RFC 3629 and the Unicode Standard (a Rust str is a sequence of Unicode scalar values, and std::str::from_utf8 checks for exactly that), which limits UTF-8 to U+10FFFF and four octets and forbids surrogates: it refuses as bad input the five- and six-octet sequences, the four-octet ones from F4 90 (above U+10FFFF) and ED A0 to ED BF (U+D800 to U+DFFF) that RFC 2279 decodes",
     explains: rfc3629_refuses,
 }];
 
