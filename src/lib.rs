@@ -17,6 +17,9 @@
 //!   properties; minimization; campaigns behind `punycheck check` and
 //!   `diff`; reports; the conformance matrix.
 //! - [`rfc_text`]: reads the RFC text itself (Appendix C, section 7).
+//! - [`utf8`]: UTF-8 as RFC 2279 defines it (1 to 6 octets, values up to
+//!   0x7FFFFFFF, overlong forms refused per its sections 2 and 6), and the
+//!   strict UTF-8 of RFC 3629 that agrees with `std::str::from_utf8`.
 //! - [`fuzz`]: the oracles of the cargo-fuzz targets in `fuzz/`.
 //!
 //! # Plugging in an implementation
@@ -36,3 +39,4 @@ pub mod fuzz;
 pub mod harness;
 pub mod punycode;
 pub mod rfc_text;
+pub mod utf8;

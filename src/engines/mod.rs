@@ -13,6 +13,7 @@ mod idna;
 mod libidn2;
 mod rfc_c;
 mod spec;
+mod utf8;
 
 pub use cleanroom::CleanRoom;
 pub use exec::Exec;
@@ -21,6 +22,7 @@ pub use idna::Idna;
 pub use libidn2::Libidn2;
 pub use rfc_c::RfcC;
 pub use spec::{SpecOptions, from_spec};
+pub use utf8::{StdUtf8, Utf8CleanRoom};
 
 use std::fmt;
 

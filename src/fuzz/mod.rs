@@ -16,6 +16,8 @@ use crate::harness::properties::{canonical, flagged_code_points, surviving_flags
 use crate::harness::vectors::{CodePoints, Expected};
 use crate::punycode::{self, INITIAL_BIAS, MAXINT};
 
+pub mod utf8;
+
 /// What an oracle found wrong.
 pub type Outcome = Result<(), String>;
 
