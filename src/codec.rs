@@ -42,6 +42,12 @@ impl Codec {
         Self::ALL.into_iter().find(|c| c.name() == name)
     }
 
+    /// Whether it has mixed-case annotation (RFC 3492 Appendix A,
+    /// AMC-ACE-Z Appendix B): case flags on encode and decode.
+    pub fn has_annotations(self) -> bool {
+        matches!(self, Codec::Punycode | Codec::AmcAceZ)
+    }
+
     /// The document that defines it.
     pub fn specification(self) -> &'static str {
         match self {

@@ -3,12 +3,14 @@
 //! Exit status: 0 conforming (or done), 1 nonconforming (or a line failed),
 //! 2 a usage or setup error.
 
+use std::ffi::OsString;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
+use punycheck::codec::Codec;
 use punycheck::engines::{self, Engine, SpecOptions};
 use punycheck::harness::campaign::{self, Settings};
 use punycheck::harness::compare::{self, Request, Verdict};
@@ -16,17 +18,66 @@ use punycheck::harness::report::{CheckReport, VectorSummary};
 use punycheck::harness::runner::{self, BUILTIN_EXPECTATIONS, Expectations, Outcome};
 use punycheck::harness::vectors::{self, Case, CodePoints};
 use punycheck::harness::{classes, matrix};
+use punycheck::utf8;
 
 /// Checks Punycode (RFC 3492) implementations against each other and
-/// against the RFC's own C code.
+/// against the RFC's own C code; and AMC-ACE-Z, LACE and RFC 2279 UTF-8
+/// the same way (--codec).
 ///
 /// With no command: every built-in implementation over every vector and a
-/// generated differential run, shown as a conformance matrix.
+/// generated differential run, shown as a conformance matrix per codec.
 #[derive(Parser)]
 #[command(version, about)]
 struct Cli {
+    /// The codec: punycode (default), amc-ace-z, lace or utf8. Without a
+    /// command and without --codec, every codec.
+    #[arg(long, global = true, value_enum)]
+    codec: Option<CodecArg>,
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+/// The codecs, as the command line names them.
+#[derive(Clone, Copy, ValueEnum)]
+enum CodecArg {
+    /// RFC 3492.
+    Punycode,
+    /// draft-ietf-idn-amc-ace-z-01.
+    AmcAceZ,
+    /// draft-ietf-idn-lace-00.
+    Lace,
+    /// RFC 2279.
+    Utf8,
+}
+
+impl From<CodecArg> for Codec {
+    fn from(arg: CodecArg) -> Self {
+        match arg {
+            CodecArg::Punycode => Codec::Punycode,
+            CodecArg::AmcAceZ => Codec::AmcAceZ,
+            CodecArg::Lace => Codec::Lace,
+            CodecArg::Utf8 => Codec::Utf8,
+        }
+    }
+}
+
+/// How text on the command line and in text files is read and written.
+#[derive(Clone, Copy, ValueEnum)]
+enum Utf8Arg {
+    /// Today's UTF-8 (RFC 3629): Unicode scalar values only.
+    Strict,
+    /// RFC 2279: 1 to 6 octets, values up to 0x7FFFFFFF, so code points
+    /// above U+10FFFF can be written as text.
+    Rfc2279,
+}
+
+impl From<Utf8Arg> for utf8::Mode {
+    fn from(arg: Utf8Arg) -> Self {
+        match arg {
+            Utf8Arg::Strict => utf8::Mode::Strict,
+            Utf8Arg::Rfc2279 => utf8::Mode::Rfc2279,
+        }
+    }
 }
 
 /// How an implementation is named, with the options for `exec:` programs.
@@ -61,8 +112,12 @@ enum Command {
         /// Input is u+XXXX/U+XXXX tokens (U = uppercase flag), not UTF-8 text.
         #[arg(long)]
         codepoints: bool,
+        /// How input text is read: strict UTF-8, or RFC 2279 (code points
+        /// up to 0x7FFFFFFF).
+        #[arg(long, value_enum, default_value = "strict")]
+        utf8: Utf8Arg,
         /// Lines to encode; standard input when none.
-        text: Vec<String>,
+        text: Vec<OsString>,
     },
     /// Decodes Punycode lines (arguments, or standard input).
     Decode {
@@ -71,8 +126,12 @@ enum Command {
         /// Output u+XXXX/U+XXXX tokens (with flags), not UTF-8 text.
         #[arg(long)]
         codepoints: bool,
+        /// How output text is written: strict UTF-8, or RFC 2279 (code
+        /// points up to 0x7FFFFFFF).
+        #[arg(long, value_enum, default_value = "strict")]
+        utf8: Utf8Arg,
         /// Lines to decode; standard input when none.
-        text: Vec<String>,
+        text: Vec<OsString>,
     },
     /// Runs the vector files over implementations.
     Vectors {
@@ -196,13 +255,14 @@ impl From<String> for SetupError {
     }
 }
 
-fn options(no_annotations: bool, timeout: f64) -> Result<SpecOptions, SetupError> {
+fn options(codec: Codec, no_annotations: bool, timeout: f64) -> Result<SpecOptions, SetupError> {
     if !(timeout.is_finite() && timeout > 0.0) {
         return Err(SetupError(format!(
             "--timeout must be a positive number of seconds, not {timeout}"
         )));
     }
     Ok(SpecOptions {
+        codec,
         annotations: !no_annotations,
         timeout: Duration::from_secs_f64(timeout),
     })
@@ -236,10 +296,11 @@ fn progress_bar(total: u64, what: &str) -> Option<ProgressBar> {
     Some(bar)
 }
 
-/// Input lines: the arguments, or standard input.
-fn input_lines(args: &[String]) -> Result<Vec<Vec<u8>>, SetupError> {
+/// Input lines: the arguments (their bytes), or standard input.
+fn input_lines(args: &[OsString]) -> Result<Vec<Vec<u8>>, SetupError> {
     if !args.is_empty() {
-        return Ok(args.iter().map(|a| a.clone().into_bytes()).collect());
+        use std::os::unix::ffi::OsStrExt;
+        return Ok(args.iter().map(|a| a.as_bytes().to_vec()).collect());
     }
     let mut lines = Vec::new();
     for line in io::stdin().lock().split(b'\n') {
@@ -252,8 +313,17 @@ fn input_lines(args: &[String]) -> Result<Vec<Vec<u8>>, SetupError> {
     Ok(lines)
 }
 
-fn encode_cmd(args: ImplArgs, codepoints: bool, text: Vec<String>) -> Result<bool, SetupError> {
-    let engine = engines::from_spec(&args.spec, options(args.no_annotations, args.timeout)?)?;
+fn encode_cmd(
+    codec: Codec,
+    args: ImplArgs,
+    codepoints: bool,
+    mode: utf8::Mode,
+    text: Vec<OsString>,
+) -> Result<bool, SetupError> {
+    let engine = engines::from_spec(
+        &args.spec,
+        options(codec, args.no_annotations, args.timeout)?,
+    )?;
     let annotations = engine.capabilities().annotations;
     let mut ok = true;
     let mut stdout = io::stdout().lock();
@@ -263,12 +333,12 @@ fn encode_cmd(args: ImplArgs, codepoints: bool, text: Vec<String>) -> Result<boo
                 .map_err(|_| "not UTF-8".to_string())
                 .and_then(CodePoints::parse)
         } else {
-            std::str::from_utf8(&line)
-                .map(|t| CodePoints {
-                    values: t.chars().map(u32::from).collect(),
-                    flags: vec![false; t.chars().count()],
+            utf8::decode(&line, mode)
+                .map(|values| CodePoints {
+                    flags: vec![false; values.len()],
+                    values,
                 })
-                .map_err(|_| "not UTF-8 text".to_string())
+                .map_err(|e| format!("not {} text: {e}", mode.name()))
         };
         let result = parsed.and_then(|cps| {
             let flags = (codepoints && annotations).then_some(cps.flags.as_slice());
@@ -289,8 +359,17 @@ fn encode_cmd(args: ImplArgs, codepoints: bool, text: Vec<String>) -> Result<boo
     Ok(ok)
 }
 
-fn decode_cmd(args: ImplArgs, codepoints: bool, text: Vec<String>) -> Result<bool, SetupError> {
-    let engine = engines::from_spec(&args.spec, options(args.no_annotations, args.timeout)?)?;
+fn decode_cmd(
+    codec: Codec,
+    args: ImplArgs,
+    codepoints: bool,
+    mode: utf8::Mode,
+    text: Vec<OsString>,
+) -> Result<bool, SetupError> {
+    let engine = engines::from_spec(
+        &args.spec,
+        options(codec, args.no_annotations, args.timeout)?,
+    )?;
     let mut ok = true;
     let mut stdout = io::stdout().lock();
     for (n, line) in input_lines(&text)?.into_iter().enumerate() {
@@ -303,21 +382,20 @@ fn decode_cmd(args: ImplArgs, codepoints: bool, text: Vec<String>) -> Result<boo
                         values: d.code_points,
                         flags: d.flags,
                     }
-                    .to_string())
+                    .to_string()
+                    .into_bytes())
                 } else {
-                    d.code_points
-                        .iter()
-                        .map(|&cp| char::from_u32(cp))
-                        .collect::<Option<String>>()
-                        .ok_or_else(|| {
-                            "a decoded code point is not a Unicode scalar value; use --codepoints"
-                                .into()
-                        })
+                    utf8::encode(&d.code_points, mode).map_err(|e| {
+                        format!(
+                            "{e}; use --codepoints, or --utf8 rfc2279 for values up to 0x7FFFFFFF"
+                        )
+                    })
                 }
             });
         match result {
             Ok(out) => {
-                let _ = writeln!(stdout, "{out}");
+                let _ = stdout.write_all(&out);
+                let _ = stdout.write_all(b"\n");
             }
             Err(e) => {
                 eprintln!("line {}: {e}", n + 1);
@@ -352,26 +430,63 @@ fn vectors_report(
     deadline: Option<Instant>,
 ) -> Result<runner::Report, SetupError> {
     let expectations = Expectations::parse(BUILTIN_EXPECTATIONS)?;
-    expectations.validate(&engines::builtin_names(), cases)?;
+    let names: Vec<String> = Codec::ALL
+        .into_iter()
+        .flat_map(engines::builtin_names_for)
+        .collect();
+    // The listings name cases of every codec; check them against all.
+    let mut known = vectors::builtin()?;
+    known.extend(cases.iter().cloned());
+    expectations.validate(&names, &known)?;
     Ok(runner::run_until(engines, cases, &expectations, deadline))
 }
 
+/// The codecs a command covers: the one chosen, or all.
+fn codecs(chosen: Option<Codec>) -> Vec<Codec> {
+    chosen.map_or_else(|| Codec::ALL.to_vec(), |c| vec![c])
+}
+
 fn vectors_cmd(
+    codec: Option<Codec>,
     specs: Vec<String>,
     files: Vec<String>,
     no_annotations: bool,
     timeout: f64,
     verbose: bool,
 ) -> Result<bool, SetupError> {
-    let engines = if specs.is_empty() {
-        engines::builtin()
+    let all_cases = load_cases(&files)?;
+    let mut clean = true;
+    let chosen = if specs.is_empty() {
+        codecs(codec)
     } else {
-        resolve(&specs, options(no_annotations, timeout)?)?
+        vec![codec.unwrap_or(Codec::Punycode)]
     };
-    let cases = load_cases(&files)?;
-    let report = vectors_report(&engines, &cases, None)?;
+    for codec in chosen {
+        let engines = if specs.is_empty() {
+            engines::builtin_for(codec)
+        } else {
+            resolve(&specs, options(codec, no_annotations, timeout)?)?
+        };
+        let cases: Vec<Case> = all_cases
+            .iter()
+            .filter(|c| c.codec == codec)
+            .cloned()
+            .collect();
+        clean &= print_vectors(codec, &engines, &cases, verbose)?;
+    }
+    Ok(clean)
+}
+
+fn print_vectors(
+    codec: Codec,
+    engines: &[Box<dyn Engine>],
+    cases: &[Case],
+    verbose: bool,
+) -> Result<bool, SetupError> {
+    let report = vectors_report(engines, cases, None)?;
     println!(
-        "{} vectors, {} implementations\n",
+        "{codec} ({}): {} vectors, {} implementations\n",
+        codec.specification(),
         cases.len(),
         engines.len()
     );
@@ -388,10 +503,11 @@ fn vectors_cmd(
             }
         }
     }
+    println!();
     Ok(report.failures().count() == 0)
 }
 
-fn diff_cmd(args: DiffArgs) -> Result<bool, SetupError> {
+fn diff_cmd(codec: Codec, args: DiffArgs) -> Result<bool, SetupError> {
     let DiffArgs {
         specs,
         seed,
@@ -400,7 +516,7 @@ fn diff_cmd(args: DiffArgs) -> Result<bool, SetupError> {
         no_annotations,
         timeout,
     } = args;
-    let engines = resolve(&specs, options(no_annotations, timeout)?)?;
+    let engines = resolve(&specs, options(codec, no_annotations, timeout)?)?;
     let seed = chosen_seed(seed);
     let time = seconds.map(Duration::from_secs_f64);
     let cases = cases.or(if time.is_none() { Some(10_000) } else { None });
@@ -422,7 +538,10 @@ fn diff_cmd(args: DiffArgs) -> Result<bool, SetupError> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    println!("punycheck diff, seed {seed}: every implementation against the C reference\n");
+    let reference = engines::reference_for(codec).map_or("none".into(), |e| e.name().to_string());
+    println!(
+        "punycheck diff --codec {codec}, seed {seed}: every implementation against the reference ({reference})\n"
+    );
     let mut clean = true;
     for outcome in &outcomes {
         let s = &outcome.stats;
@@ -449,10 +568,11 @@ fn diff_cmd(args: DiffArgs) -> Result<bool, SetupError> {
         }
         for f in &outcome.findings {
             println!(
-                "  FINDING [{}] {}\n    {}\n    reproduce: punycheck repro --impl {} {}",
+                "  FINDING [{}] {}\n    {}\n    reproduce: punycheck repro{} --impl {} {}",
                 f.check,
                 f.input,
                 f.detail,
+                codec_arg(codec),
                 shell_words::quote(&outcome.implementation),
                 f.repro_args
             );
@@ -465,7 +585,16 @@ fn diff_cmd(args: DiffArgs) -> Result<bool, SetupError> {
     Ok(clean)
 }
 
-fn check_cmd(check: CheckArgs) -> Result<bool, SetupError> {
+/// ` --codec NAME` for a codec other than Punycode, for printed commands.
+fn codec_arg(codec: Codec) -> String {
+    if codec == Codec::Punycode {
+        String::new()
+    } else {
+        format!(" --codec {codec}")
+    }
+}
+
+fn check_cmd(codec: Codec, check: CheckArgs) -> Result<bool, SetupError> {
     let CheckArgs {
         implementation: args,
         seconds,
@@ -482,9 +611,15 @@ fn check_cmd(check: CheckArgs) -> Result<bool, SetupError> {
     }
     let started = Instant::now();
     let total = Duration::from_secs_f64(seconds);
-    let engine = engines::from_spec(&args.spec, options(args.no_annotations, args.timeout)?)?;
+    let engine = engines::from_spec(
+        &args.spec,
+        options(codec, args.no_annotations, args.timeout)?,
+    )?;
     let seed = chosen_seed(seed);
-    let vector_cases = load_cases(&[])?;
+    let vector_cases: Vec<Case> = load_cases(&[])?
+        .into_iter()
+        .filter(|c| c.codec == codec)
+        .collect();
     let vector_report = vectors_report(
         std::slice::from_ref(&engine),
         &vector_cases,
@@ -522,7 +657,11 @@ fn check_cmd(check: CheckArgs) -> Result<bool, SetupError> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let mut prefix = format!("punycheck repro --impl {}", shell_words::quote(&args.spec));
+    let mut prefix = format!(
+        "punycheck repro{} --impl {}",
+        codec_arg(codec),
+        shell_words::quote(&args.spec)
+    );
     if args.no_annotations {
         prefix.push_str(" --no-annotations");
     }
@@ -536,7 +675,7 @@ fn check_cmd(check: CheckArgs) -> Result<bool, SetupError> {
         repro_prefix: prefix,
     };
     if let Some(path) = save {
-        save_regressions(&path, &report)?;
+        save_regressions(codec, &path, &report)?;
     }
     match format {
         Format::Text => print!("{}", report.to_text()),
@@ -549,26 +688,43 @@ fn check_cmd(check: CheckArgs) -> Result<bool, SetupError> {
     Ok(report.conforming())
 }
 
-fn save_regressions(path: &str, report: &CheckReport) -> Result<(), SetupError> {
+fn save_regressions(codec: Codec, path: &str, report: &CheckReport) -> Result<(), SetupError> {
     let mut text = String::new();
     for (k, finding) in report.campaign.findings.iter().enumerate() {
-        let Some(expected) = compare::reference(&finding.request) else {
+        let Some(expected) = compare::reference_for(codec, &finding.request) else {
             continue;
         };
         let name = format!("regression-seed{}-{}", report.seed, k + 1);
         let provenance = format!(
-            "Found by `punycheck check --impl {} --seed {}` ({}: {}); expected value computed by the C reference.",
-            report.implementation, report.seed, finding.check, finding.detail
+            "Found by `punycheck check{} --impl {} --seed {}` ({}: {}); expected value computed by {}.",
+            codec_arg(codec),
+            report.implementation,
+            report.seed,
+            finding.check,
+            finding.detail,
+            reference_name(codec)
         );
         text += &vectors::case_to_toml(&name, &finding.request, &expected, &provenance);
     }
     if text.is_empty() {
         return Ok(());
     }
+    if codec != Codec::Punycode && !std::path::Path::new(path).exists() {
+        text = format!("codec = \"{codec}\"\n{text}");
+    }
     append_to(path, &text)
 }
 
-fn repro_cmd(repro: ReproArgs) -> Result<bool, SetupError> {
+/// Who computes a codec's expected values, in words.
+fn reference_name(codec: Codec) -> String {
+    match engines::reference_for(codec) {
+        _ if codec == Codec::Punycode => "the C reference".into(),
+        Some(engine) => format!("the {codec} reference ({})", engine.name()),
+        None => format!("the {codec} reference"),
+    }
+}
+
+fn repro_cmd(codec: Codec, repro: ReproArgs) -> Result<bool, SetupError> {
     let ReproArgs {
         implementation: args,
         encode,
@@ -595,15 +751,24 @@ fn repro_cmd(repro: ReproArgs) -> Result<bool, SetupError> {
             ));
         }
     };
-    let engine = engines::from_spec(&args.spec, options(args.no_annotations, args.timeout)?)?;
-    let Some(want) = compare::reference(&request) else {
-        return Err(SetupError(
-            "the C reference cannot take an input this long".into(),
-        ));
+    let engine = engines::from_spec(
+        &args.spec,
+        options(codec, args.no_annotations, args.timeout)?,
+    )?;
+    let Some(want) = compare::reference_for(codec, &request) else {
+        return Err(SetupError(format!(
+            "{} cannot answer this question (too long, or not expressible)",
+            reference_name(codec)
+        )));
     };
     let (verdict, answer) = compare::judge_answer(engine.as_ref(), &request, &want, true);
     println!("question:        {request}");
-    println!("C reference:     {}", compare::describe(&Ok(want)));
+    let label = if codec == Codec::Punycode {
+        "C reference:".to_string()
+    } else {
+        "reference:".to_string()
+    };
+    println!("{label:<16} {}", compare::describe(&Ok(want)));
     match answer {
         Some(answer) => println!(
             "{:<16} {}",
@@ -631,7 +796,7 @@ fn repro_cmd(repro: ReproArgs) -> Result<bool, SetupError> {
         }
     };
     if let Some(path) = save {
-        save_case(&path, &request, name, provenance)?;
+        save_case(codec, &path, &request, name, provenance)?;
     }
     Ok(conforming)
 }
@@ -639,13 +804,18 @@ fn repro_cmd(repro: ReproArgs) -> Result<bool, SetupError> {
 /// Appends one question as a vector case, its expected value computed by
 /// the C reference.
 fn save_case(
+    codec: Codec,
     path: &str,
     request: &Request,
     name: Option<String>,
     provenance: Option<String>,
 ) -> Result<(), SetupError> {
-    let expected = compare::reference(request)
-        .ok_or_else(|| SetupError("the C reference cannot take an input this long".into()))?;
+    let expected = compare::reference_for(codec, request).ok_or_else(|| {
+        SetupError(format!(
+            "{} cannot answer this question",
+            reference_name(codec)
+        ))
+    })?;
     let name = name.unwrap_or_else(|| {
         let stamp = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -653,13 +823,17 @@ fn save_case(
         format!("regression-{stamp}")
     });
     let provenance = format!(
-        "{}. Expected value computed by the C reference.",
+        "{}. Expected value computed by {}.",
         provenance
             .as_deref()
             .unwrap_or("Saved with punycheck repro --save")
-            .trim_end_matches('.')
+            .trim_end_matches('.'),
+        reference_name(codec)
     );
-    let text = vectors::case_to_toml(&name, request, &expected, &provenance);
+    let mut text = vectors::case_to_toml(&name, request, &expected, &provenance);
+    if codec != Codec::Punycode && !std::path::Path::new(path).exists() {
+        text = format!("codec = \"{codec}\"\n{text}");
+    }
     append_to(path, &text)?;
     eprintln!("saved as case {name:?} in {path}");
     Ok(())
@@ -676,11 +850,20 @@ fn append_to(path: &str, text: &str) -> Result<(), SetupError> {
         .map_err(|e| SetupError(format!("cannot write {path}: {e}")))
 }
 
-fn list() {
-    for engine in engines::builtin() {
+fn list(codec: Option<Codec>) {
+    for codec in codecs(codec) {
+        println!("--codec {codec} ({}):", codec.specification());
+        list_codec(codec);
+    }
+    println!("exec:CMD   any program following RFC 3492 Appendix C's test wrapper convention");
+}
+
+fn list_codec(codec: Codec) {
+    for (k, engine) in engines::builtin_for(codec).iter().enumerate() {
         let caps = engine.capabilities();
+        let reference = if k == 0 { " (reference)" } else { "" };
         println!(
-            "{:<10} domain {:?}, annotations {}, errors {:?}, decodes from {:?}",
+            "  {:<10} domain {:?}, annotations {}, errors {:?}, decodes from {:?}{reference}",
             engine.name(),
             caps.domain,
             if caps.annotations { "yes" } else { "no" },
@@ -688,31 +871,43 @@ fn list() {
             caps.punycode_input
         );
     }
-    println!("exec:CMD   any program following RFC 3492 Appendix C's test wrapper convention");
 }
 
-/// The default command: vectors and a differential run over every built-in
-/// implementation, as a matrix.
-fn matrix_cmd() -> Result<bool, SetupError> {
-    let engines = engines::builtin();
-    let cases = load_cases(&[])?;
-    let report = vectors_report(&engines, &cases, None)?;
-    println!("punycheck: {} built-in implementations\n", engines.len());
-    println!(
-        "vectors ({} cases from {} files):\n",
-        cases.len(),
-        vectors::BUILTIN.len()
-    );
-    print!("{report}");
-    let seed = 3492;
-    let questions = 20_000;
-    let m = matrix::run(&engines, seed, questions);
-    println!("\ndifferential (seed {seed}): {}", m.to_text());
+/// The default command: for each codec, vectors and a differential run over
+/// every built-in implementation, as a matrix.
+fn matrix_cmd(codec: Option<Codec>) -> Result<bool, SetupError> {
+    let all_cases = load_cases(&[])?;
+    let mut clean = true;
+    for codec in codecs(codec) {
+        let engines = engines::builtin_for(codec);
+        let cases: Vec<Case> = all_cases
+            .iter()
+            .filter(|c| c.codec == codec)
+            .cloned()
+            .collect();
+        println!(
+            "=== {codec} ({}): {} built-in implementations, the first is the reference\n",
+            codec.specification(),
+            engines.len()
+        );
+        let report = vectors_report(&engines, &cases, None)?;
+        println!("vectors ({} cases):\n", cases.len());
+        print!("{report}");
+        let seed = 3492;
+        // Punycode has the most implementations and the most to find.
+        let questions = if codec == Codec::Punycode {
+            20_000
+        } else {
+            5_000
+        };
+        let m = matrix::run(&engines, seed, questions);
+        println!("\ndifferential (seed {seed}): {}", m.to_text());
+        clean &= report.failures().count() == 0 && m.clean();
+    }
     println!("divergence classes (vectors/divergence-classes.toml):");
     for entry in classes::table() {
         println!("  {:<13} {}", entry.id, entry.title);
     }
-    let clean = report.failures().count() == 0 && m.clean();
     println!(
         "\n{}",
         if clean {
@@ -726,30 +921,34 @@ fn matrix_cmd() -> Result<bool, SetupError> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let chosen = cli.codec.map(Codec::from);
+    let codec = chosen.unwrap_or(Codec::Punycode);
     let result = match cli.command {
-        None => matrix_cmd(),
+        None => matrix_cmd(chosen),
         Some(Command::Encode {
             implementation,
             codepoints,
+            utf8,
             text,
-        }) => encode_cmd(implementation, codepoints, text),
+        }) => encode_cmd(codec, implementation, codepoints, utf8.into(), text),
         Some(Command::Decode {
             implementation,
             codepoints,
+            utf8,
             text,
-        }) => decode_cmd(implementation, codepoints, text),
+        }) => decode_cmd(codec, implementation, codepoints, utf8.into(), text),
         Some(Command::Vectors {
             specs,
             files,
             no_annotations,
             timeout,
             verbose,
-        }) => vectors_cmd(specs, files, no_annotations, timeout, verbose),
-        Some(Command::Diff(args)) => diff_cmd(args),
-        Some(Command::Check(args)) => check_cmd(args),
-        Some(Command::Repro(args)) => repro_cmd(args),
+        }) => vectors_cmd(chosen, specs, files, no_annotations, timeout, verbose),
+        Some(Command::Diff(args)) => diff_cmd(codec, args),
+        Some(Command::Check(args)) => check_cmd(codec, args),
+        Some(Command::Repro(args)) => repro_cmd(codec, args),
         Some(Command::List) => {
-            list();
+            list(chosen);
             Ok(true)
         }
         Some(Command::WrapperPath) => {

@@ -10,6 +10,11 @@
 //! own limit: skipped and counted, never failed). Only printable ASCII
 //! crosses the channel.
 //!
+//! For the other codecs the convention is the same, with the encoded form on
+//! its line: LACE and AMC-ACE-Z text as it is, and UTF-8 (whose encoded form
+//! is bytes, not text) as lowercase hexadecimal both ways. Programs for
+//! codecs without annotations receive `u+` tokens only.
+//!
 //! One process runs per request, with a time limit; a program that cannot
 //! be started, hangs, dies on a signal, or prints anything but the
 //! convention's output is reported as [`EngineError::Broken`] with what it
@@ -28,7 +33,8 @@ use super::{
     Capabilities, CodePointDomain, DecodeResult, EncodeResult, Engine, EngineError, ErrorDetail,
     PunycodeInput,
 };
-use crate::harness::vectors::CodePoints;
+use crate::codec::Codec;
+use crate::harness::vectors::{CodePoints, parse_hex};
 use crate::punycode::{Decoded, ErrorKind};
 
 /// The most a program may print on either stream before it counts as broken.
@@ -38,6 +44,7 @@ const MAX_OUTPUT: u64 = 4 << 20;
 #[derive(Clone, Debug)]
 pub struct Exec {
     name: String,
+    codec: Codec,
     argv: Vec<String>,
     annotations: bool,
     timeout: Duration,
@@ -62,10 +69,26 @@ impl Exec {
         }
         Ok(Exec {
             name: format!("exec:{command}"),
+            codec: Codec::Punycode,
             argv,
             annotations,
             timeout,
         })
+    }
+
+    /// The same program, implementing `codec` (Punycode unless this is
+    /// called). Codecs without annotations never send flags.
+    pub fn for_codec(mut self, codec: Codec) -> Self {
+        self.codec = codec;
+        if !codec.has_annotations() {
+            self.annotations = false;
+        }
+        self
+    }
+
+    /// Whether the encoded form crosses the channel as hexadecimal.
+    fn hex_channel(&self) -> bool {
+        self.codec == Codec::Utf8
     }
 
     /// Runs the program twice with trivial requests (encode u+0061 u+00E9,
@@ -86,9 +109,15 @@ impl Exec {
             Err(EngineError::Rejected(kind)) => return Err(refused("-e with u+0061 u+00E9", kind)),
             Err(e) => return Err(format!("{} does not work with -e: {e}", self.name)),
         }
-        match self.decode(b"a-") {
+        // What the codec's reference encodes u+0061 u+00E9 to ("a-sta" for
+        // Punycode): every implementation decodes it.
+        let probe = crate::engines::reference_for(self.codec)
+            .and_then(|reference| reference.encode(&[0x61, 0xE9], None).ok())
+            .unwrap_or_else(|| b"a-".to_vec());
+        let shown = String::from_utf8_lossy(&probe).into_owned();
+        match self.decode(&probe) {
             Ok(_) => Ok(()),
-            Err(EngineError::Rejected(kind)) => Err(refused("-d with a-", kind)),
+            Err(EngineError::Rejected(kind)) => Err(refused(&format!("-d with {shown}"), kind)),
             Err(e) => Err(format!("{} does not work with -d: {e}", self.name)),
         }
     }
@@ -264,6 +293,10 @@ impl Engine for Exec {
         &self.name
     }
 
+    fn codec(&self) -> Codec {
+        self.codec
+    }
+
     fn workers(&self) -> usize {
         // Process start-up is partly waiting on the kernel: a few more
         // processes than cores keeps the cores busy.
@@ -275,7 +308,11 @@ impl Engine for Exec {
             domain: CodePointDomain::U32,
             annotations: self.annotations,
             errors: ErrorDetail::Kinds,
-            punycode_input: PunycodeInput::PrintableLine,
+            punycode_input: if self.hex_channel() {
+                PunycodeInput::Bytes
+            } else {
+                PunycodeInput::PrintableLine
+            },
             max_encode_input: None,
             max_decode_input: None,
             deviations: &[],
@@ -309,11 +346,25 @@ impl Engine for Exec {
         if run.status != Some(0) {
             return Err(Self::failure(&run));
         }
-        parse_punycode_line(&run.stdout).map_err(EngineError::Broken)
+        let line = parse_punycode_line(&run.stdout).map_err(EngineError::Broken)?;
+        if self.hex_channel() {
+            let text = String::from_utf8_lossy(&line);
+            return parse_hex(&text)
+                .map_err(|e| EngineError::Broken(format!("output is not hexadecimal bytes: {e}")));
+        }
+        Ok(line)
     }
 
     fn decode(&self, input: &[u8]) -> DecodeResult {
-        let mut line = input.to_vec();
+        let mut line = if self.hex_channel() {
+            input
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect::<String>()
+                .into_bytes()
+        } else {
+            input.to_vec()
+        };
         line.push(b'\n');
         let run = self.run("-d", line)?;
         if run.status != Some(0) {

@@ -164,25 +164,49 @@ pub trait Engine: Send + Sync {
     fn decode(&self, input: &[u8]) -> DecodeResult;
 }
 
-/// Every implementation built into punycheck, the reference first.
+/// Every Punycode implementation built into punycheck, the reference first.
 pub fn builtin() -> Vec<Box<dyn Engine>> {
-    vec![
-        Box::new(RfcC),
-        Box::new(CleanRoom),
-        Box::new(Idna),
-        Box::new(Libidn2),
-        Box::new(Icu),
-    ]
+    builtin_for(Codec::Punycode)
 }
 
-/// The names of the built-in implementations.
+/// Every implementation of `codec` built into punycheck, its reference
+/// first (the one whose answers the others are judged against).
+pub fn builtin_for(codec: Codec) -> Vec<Box<dyn Engine>> {
+    match codec {
+        Codec::Punycode => vec![
+            Box::new(RfcC),
+            Box::new(CleanRoom),
+            Box::new(Idna),
+            Box::new(Libidn2),
+            Box::new(Icu),
+        ],
+        Codec::AmcAceZ => vec![],
+        Codec::Lace => vec![],
+        Codec::Utf8 => vec![Box::new(Utf8CleanRoom), Box::new(StdUtf8)],
+    }
+}
+
+/// The reference implementation of `codec`.
+pub fn reference_for(codec: Codec) -> Option<Box<dyn Engine>> {
+    builtin_for(codec).into_iter().next()
+}
+
+/// The names of the built-in implementations of `codec`.
+pub fn builtin_names_for(codec: Codec) -> Vec<String> {
+    builtin_for(codec)
+        .iter()
+        .map(|e| e.name().to_string())
+        .collect()
+}
+
+/// The names of the built-in Punycode implementations.
 pub fn builtin_names() -> Vec<String> {
-    builtin().iter().map(|e| e.name().to_string()).collect()
+    builtin_names_for(Codec::Punycode)
 }
 
-/// Looks up a built-in implementation by name.
-pub fn by_name(name: &str) -> Option<Box<dyn Engine>> {
-    builtin().into_iter().find(|e| e.name() == name)
+/// Looks up a built-in implementation of `codec` by name.
+pub fn by_name(codec: Codec, name: &str) -> Option<Box<dyn Engine>> {
+    builtin_for(codec).into_iter().find(|e| e.name() == name)
 }
 
 /// Checks a request against an engine's declared capabilities, before

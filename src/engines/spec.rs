@@ -4,11 +4,16 @@
 
 use std::time::Duration;
 
-use super::{Engine, Exec, builtin_names, by_name};
+use super::{Engine, Exec, builtin_names_for, by_name};
+use crate::codec::Codec;
 
 /// Options that apply to implementations named by a spec.
 #[derive(Clone, Copy, Debug)]
 pub struct SpecOptions {
+    /// The codec the implementation is for: built-in names are looked up
+    /// among its implementations, and an `exec:` program speaks its form
+    /// of the convention.
+    pub codec: Codec,
     /// Whether an `exec:` program does Appendix A annotations.
     pub annotations: bool,
     /// How long one run of an `exec:` program may take.
@@ -18,6 +23,7 @@ pub struct SpecOptions {
 impl Default for SpecOptions {
     fn default() -> Self {
         SpecOptions {
+            codec: Codec::Punycode,
             annotations: true,
             timeout: Duration::from_secs(5),
         }
@@ -29,14 +35,16 @@ impl Default for SpecOptions {
 /// setup error here rather than a failure on every case.
 pub fn from_spec(spec: &str, options: SpecOptions) -> Result<Box<dyn Engine>, String> {
     if let Some(command) = spec.strip_prefix("exec:") {
-        let exec = Exec::new(command, options.annotations, options.timeout)?;
+        let exec =
+            Exec::new(command, options.annotations, options.timeout)?.for_codec(options.codec);
         exec.probe()?;
         return Ok(Box::new(exec));
     }
-    by_name(spec).ok_or_else(|| {
+    by_name(options.codec, spec).ok_or_else(|| {
         format!(
-            "unknown implementation {spec:?}: use one of {} or exec:COMMAND",
-            builtin_names().join(", ")
+            "unknown {} implementation {spec:?}: use one of {} or exec:COMMAND",
+            options.codec,
+            builtin_names_for(options.codec).join(", ")
         )
     })
 }

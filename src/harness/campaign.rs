@@ -9,12 +9,13 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use super::classes::Class;
-use super::compare::{Request, Verdict, evaluate, judge_answer, reference};
+use super::compare::{Request, Verdict, evaluate, judge_answer, reference_for};
 use super::generate::Generator;
 use super::minimize::{Budget, minimize};
 use super::parallel;
 use super::properties::{self, Property};
 use super::vectors::Expected;
+use crate::codec::Codec;
 use crate::engines::{Engine, EngineError};
 
 /// How long and how a campaign runs.
@@ -114,7 +115,7 @@ fn signature(request: &Request, detail: &str) -> String {
 }
 
 fn still_differs(engine: &dyn Engine, wanted: &str, candidate: &Request) -> bool {
-    let Some(reference) = reference(candidate) else {
+    let Some(reference) = reference_for(engine.codec(), candidate) else {
         return false;
     };
     match judge_answer(engine, candidate, &reference, true).0 {
@@ -146,7 +147,7 @@ fn judge_one(
     properties_too: bool,
     uniqueness: bool,
 ) -> Option<Judged> {
-    let want = reference(request)?;
+    let want = reference_for(engine.codec(), request)?;
     let (verdict, answer) = judge_answer(engine, request, &want, true);
     let violation = match (&verdict, &answer) {
         (Verdict::Same | Verdict::Divergence { .. }, Some(answer)) if properties_too => {
@@ -182,7 +183,8 @@ pub fn run(
         .collect();
     let mut seen: Vec<BTreeSet<String>> = vec![BTreeSet::new(); engines.len()];
     let mut hangs = vec![0u32; engines.len()];
-    let mut generator = Generator::new(settings.seed);
+    let codec = engines.first().map_or(Codec::Punycode, |e| e.codec());
+    let mut generator = Generator::for_codec(codec, settings.seed);
     let mut done = 0u64;
     loop {
         let stop = settings.cases.is_some_and(|n| done >= n)
@@ -344,7 +346,7 @@ fn describe_failure(
     match property {
         Some(_) => properties::check_all(engine, request, &answer, true).map(|v| v.detail),
         None => {
-            let want = reference(request)?;
+            let want = reference_for(engine.codec(), request)?;
             match evaluate(&engine.capabilities(), request, &want, &answer, true) {
                 Verdict::Nonconformance(detail) => Some(detail),
                 _ => None,

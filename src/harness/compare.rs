@@ -12,6 +12,7 @@ use std::fmt;
 use super::classes::Class;
 use super::vectors::{CodePoints, Expected};
 use crate::c_reference::{self, CError};
+use crate::codec::Codec;
 use crate::engines::{
     Capabilities, CodePointDomain, Engine, EngineError, ErrorDetail, check_supported,
 };
@@ -144,6 +145,17 @@ pub fn reference(request: &Request) -> Option<Expected> {
         Err(CError::Status(kind)) => Some(Expected::Error(kind)),
         Err(_) => None,
     }
+}
+
+/// The answer of `codec`'s reference implementation (the C reference for
+/// Punycode, see [`crate::engines::builtin_for`] for the others). `None`
+/// when it cannot be asked this question.
+pub fn reference_for(codec: Codec, request: &Request) -> Option<Expected> {
+    if codec == Codec::Punycode {
+        return reference(request);
+    }
+    let engine = crate::engines::reference_for(codec)?;
+    ask(engine.as_ref(), request).ok()
 }
 
 /// Asks `engine` and judges its answer against `reference`, flags included.

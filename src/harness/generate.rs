@@ -8,12 +8,17 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::compare::Request;
+use crate::codec::Codec;
+use crate::engines::Engine;
 use crate::punycode::{self, DELIMITER, MAXINT};
 
 /// Produces requests from a seed.
 pub struct Generator {
     rng: ChaCha8Rng,
     count: u64,
+    codec: Codec,
+    /// The codec's reference, for valid encodings of the other codecs.
+    reference: Option<Box<dyn Engine>>,
 }
 
 /// A code point region worth sampling.
@@ -59,11 +64,22 @@ fn length(rng: &mut ChaCha8Rng) -> usize {
 }
 
 impl Generator {
-    /// A generator for `seed`.
+    /// A generator of Punycode requests for `seed`.
     pub fn new(seed: u64) -> Self {
+        Self::for_codec(Codec::Punycode, seed)
+    }
+
+    /// A generator of requests for `codec` from `seed`: for Punycode, the
+    /// hand-made regions below; for the other codecs the same code points,
+    /// and encoded text from their reference, mutated with their alphabet.
+    pub fn for_codec(codec: Codec, seed: u64) -> Self {
         Generator {
             rng: ChaCha8Rng::seed_from_u64(seed),
             count: 0,
+            codec,
+            reference: (codec != Codec::Punycode)
+                .then(|| crate::engines::reference_for(codec))
+                .flatten(),
         }
     }
 
@@ -71,9 +87,61 @@ impl Generator {
     pub fn next_request(&mut self) -> Request {
         self.count += 1;
         if self.count.is_multiple_of(2) {
-            self.encode_request()
-        } else {
+            let mut request = self.encode_request();
+            if let Request::Encode { flags, .. } = &mut request
+                && !self.codec.has_annotations()
+            {
+                *flags = None;
+            }
+            request
+        } else if self.codec == Codec::Punycode {
             Request::Decode(self.punycode())
+        } else {
+            Request::Decode(self.encoded_text())
+        }
+    }
+
+    /// Text of a codec other than Punycode: its reference's encoding of
+    /// generated code points, often mutated with bytes that matter to it.
+    fn encoded_text(&mut self) -> Vec<u8> {
+        let alphabet: &[u8] = match self.codec {
+            Codec::Utf8 => b"\x00a\x7f\x80\xbf\xc0\xc1\xc2\xdf\xe0\xed\xef\xf0\xf4\xf5\xf7\xf8\xfb\xfc\xfd\xfe\xff",
+            Codec::Lace => b"bq--abcdefghijklmnopqrstuvwxyz234567AZ018",
+            _ => b"-abcdefghijklmnopqrstuvwxyzAZ0123456789",
+        };
+        let mut text = Vec::new();
+        for _ in 0..20 {
+            let Request::Encode { code_points, .. } = self.encode_request() else {
+                continue;
+            };
+            let encoded = self
+                .reference
+                .as_ref()
+                .and_then(|r| r.encode(&code_points, None).ok());
+            if let Some(encoded) = encoded {
+                text = encoded;
+                break;
+            }
+        }
+        let rng = &mut self.rng;
+        match rng.random_range(0..10) {
+            0..=3 => text,
+            4..=7 => {
+                for _ in 0..rng.random_range(1..4) {
+                    let at = rng.random_range(0..=text.len());
+                    match rng.random_range(0..4) {
+                        0 if at < text.len() => text[at] = *pick(rng, alphabet),
+                        1 if at < text.len() => {
+                            text.remove(at);
+                        }
+                        2 => text.truncate(at),
+                        _ => text.insert(at, *pick(rng, alphabet)),
+                    }
+                }
+                text
+            }
+            8 => (0..length(rng)).map(|_| *pick(rng, alphabet)).collect(),
+            _ => (0..length(rng)).map(|_| rng.random()).collect(),
         }
     }
 

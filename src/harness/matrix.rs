@@ -1,5 +1,6 @@
 //! The conformance matrix: every implementation asked the same generated
-//! questions, each answer judged against the C reference, and every pair of
+//! questions, each answer judged against the codec's reference (the C
+//! reference for Punycode, the first implementation), and every pair of
 //! implementations compared through those verdicts.
 //!
 //! For a pair (A, B) and one question: if both answered as the reference
@@ -12,8 +13,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::classes::Class;
-use super::compare::{Verdict, judge_answer, reference};
+use super::compare::{Verdict, judge_answer, reference_for};
 use super::generate::Generator;
+use crate::codec::Codec;
 use crate::engines::Engine;
 
 /// How one pair of implementations compared.
@@ -51,8 +53,10 @@ enum Kind {
     Unexplained(String),
 }
 
-/// Runs `cases` generated questions from `seed` over `engines`.
+/// Runs `cases` generated questions from `seed` over `engines`, which all
+/// implement the same codec, judged against that codec's reference.
 pub fn run(engines: &[Box<dyn Engine>], seed: u64, cases: u64) -> Matrix {
+    let codec = engines.first().map_or(Codec::Punycode, |e| e.codec());
     let n = engines.len();
     let mut matrix = Matrix {
         names: engines.iter().map(|e| e.name().to_string()).collect(),
@@ -62,10 +66,10 @@ pub fn run(engines: &[Box<dyn Engine>], seed: u64, cases: u64) -> Matrix {
         deviations_hit: vec![BTreeMap::new(); n],
         requests: 0,
     };
-    let mut generator = Generator::new(seed);
+    let mut generator = Generator::for_codec(codec, seed);
     for _ in 0..cases {
         let request = generator.next_request();
-        let Some(want) = reference(&request) else {
+        let Some(want) = reference_for(codec, &request) else {
             continue;
         };
         matrix.requests += 1;
@@ -192,9 +196,10 @@ impl Matrix {
             }
             out.push('\n');
         }
+        let reference = self.names.first().map_or("none", String::as_str);
         let _ = writeln!(
             out,
-            "\nagainst the C reference (rfc-c), per implementation:"
+            "\nagainst the reference ({reference}), per implementation:"
         );
         for (a, name) in self.names.iter().enumerate() {
             let cell = &self.against_reference[a];

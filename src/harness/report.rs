@@ -134,7 +134,7 @@ impl CheckReport {
         }
         let _ = writeln!(
             out,
-            "\ndifferential against the C reference: {} generated requests, {} identical, {} nonconforming",
+            "\ndifferential against the reference: {} generated requests, {} identical, {} nonconforming",
             s.requests, s.same, s.nonconformances
         );
         if s.property_checks > 0 {
@@ -248,7 +248,7 @@ impl CheckReport {
             Some(why) => failure(why, why),
             None => TestCaseStatus::success(),
         };
-        let mut differential = TestCase::new("differential against the C reference", status);
+        let mut differential = TestCase::new("differential against the reference", status);
         differential.set_system_out(summary);
         suite.add_test_case(differential);
         for (k, f) in self.campaign.findings.iter().enumerate() {

@@ -187,7 +187,7 @@ impl fmt::Display for Report {
     }
 }
 
-/// Runs every engine over every case.
+/// Runs every engine over every case of its codec.
 pub fn run(engines: &[Box<dyn Engine>], cases: &[Case], expectations: &Expectations) -> Report {
     run_until(engines, cases, expectations, None)
 }
@@ -202,14 +202,18 @@ pub fn run_until(
 ) -> Report {
     let mut report = Report::default();
     for engine in engines {
-        let outcomes = parallel::map(engine.workers(), cases, |case| {
+        let cases: Vec<&Case> = cases.iter().filter(|c| c.codec == engine.codec()).collect();
+        let outcomes = parallel::map(engine.workers(), &cases, |case| {
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 return None;
             }
             Some(run_one(engine.as_ref(), case, expectations))
         });
-        let (run, unrun): (Vec<_>, Vec<_>) =
-            cases.iter().zip(outcomes).partition(|(_, o)| o.is_some());
+        let (run, unrun): (Vec<_>, Vec<_>) = cases
+            .iter()
+            .copied()
+            .zip(outcomes)
+            .partition(|(_, o)| o.is_some());
         report.unrun += unrun.len();
         let outcomes: Vec<(&Case, Outcome)> = run
             .into_iter()

@@ -44,6 +44,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "regressions.toml",
         include_str!("../../vectors/regressions.toml"),
     ),
+    ("utf8.toml", include_str!("../../vectors/utf8.toml")),
 ];
 
 /// The direction a case runs in.
