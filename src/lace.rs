@@ -50,8 +50,9 @@
 //!
 //! # What the draft leaves open or gets wrong, and what this module does
 //!
-//! Each case is covered by a vector of `vectors/lace.toml` (named in
-//! brackets) and is cross-checked with the independent `tests/impls/lace.py`.
+//! Each case is covered by vectors of `vectors/lace.toml` (named in
+//! parentheses), which `tests/lace.rs` checks against this module and the
+//! independent `tests/impls/lace.py`.
 //!
 //! 1. **Case of the tag and of the Base32 letters.** The draft: host names
 //!    are case-insensitive, so the tag "might also be represented as `Bq--`
@@ -64,41 +65,41 @@
 //!    which is fine for DNS (one name) but breaks "decode(x) succeeds implies
 //!    encode(decode(x)) == x" byte for byte; keeping both functions lets a
 //!    caller choose, and the strict one is the one that can be checked for
-//!    uniqueness. [`lace-decode-uppercase-*`]
+//!    uniqueness. (vectors `lace-decode-uppercase-*`)
 //! 2. **Padding bits.** The draft: "Pad the bits seen until there are five
 //!    bits" (2.5.1 step 5) without saying with what; its example (2.5.3)
 //!    pads with zeros; the decoder (2.5.2) turns every character into five
 //!    bits and never says what happens to the bits left over after the last
 //!    whole octet. We: pad with zeros, and reject a last character whose
 //!    padding bits are not zero ([`Reason::NonZeroPadding`]). Why: otherwise
-//!    up to 16 strings decode to the same octets. [`lace-decode-padding-*`]
+//!    up to 16 strings decode to the same octets. (vectors `lace-decode-padding-*`)
 //! 3. **Lengths of Base32 text that no octet count produces.** The draft
 //!    says nothing. n octets make ceil(8n/5) characters, so lengths of 1, 3
 //!    and 6 modulo 8 never occur: their last character holds five or more
 //!    bits that are not part of any octet. We reject them
 //!    ([`Reason::Base32Length`]). Why: a lenient decoder that drops the extra
-//!    character accepts a second spelling. [`lace-decode-base32-length-*`]
+//!    character accepts a second spelling. (vectors `lace-decode-base32-length-*`)
 //! 4. **The 36-octet limit when decoding.** The draft checks it when
 //!    encoding only (2.2.2). We reject a well-formed Base32 text of more than
 //!    36 octets ([`Reason::TooLong`], big output), before decoding it. Why:
 //!    the encoder never writes one, and the check also bounds the work.
-//!    [`lace-decode-37-octets`]
+//!    (vectors `lace-decode-37-octets`, `lace-decode-60-chars-of-a`)
 //! 5. **A count octet of zero.** The draft's decompression (2.4.2 steps 5
 //!    to 7) outputs one character and then decrements COUNT to below zero,
 //!    so a count of 0 decodes like a count of 1. We reject it
 //!    ([`Reason::ZeroCount`]). Why: the compressor never writes 0, and
-//!    accepting it gives a second spelling. [`lace-decode-zero-count`]
+//!    accepting it gives a second spelling. (vectors `lace-decode-zero-count*`)
 //! 6. **A run shorter than its count.** 2.4.2 checks for the end of the
 //!    input after the count and after the high octet (steps 3 and 4) but not
 //!    while reading the low octets (step 5). We reject a run that ends early
 //!    ([`Reason::TruncatedRun`]), like the other two ends. Why: there is
-//!    nothing to read. [`lace-decode-truncated-*`]
+//!    nothing to read. (vectors `lace-decode-truncated-*`)
 //! 7. **Two runs in a row with the same high octet.** The draft's
 //!    decompressor accepts `01 30 e6 01 30 cb`, which decodes to the same
 //!    UTF-16 as `02 30 e6 cb`, and its length check (step 9) does not catch
 //!    it. The compressor (2.4.1 step 4) always takes the whole run. We reject
 //!    such a split ([`Reason::SplitRun`]). Why: a second spelling of the same
-//!    name, exactly what section 3 forbids. [`lace-decode-split-run`]
+//!    name, exactly what section 3 forbids. (vector `lace-decode-split-run`)
 //! 8. **Counting "pairs at or after IP that have HIGH as the first octet"
 //!    (2.4.1 step 4).** This could mean all such pairs in the rest of the
 //!    string or only the run that starts at IP. The third example of 2.4.3
@@ -116,12 +117,12 @@
 //!     we fail when the compressed string is longer than the UTF-16 string
 //!     ([`Reason::ShouldBeUncompressed`]). The uncompressed form's check
 //!     (step 10) is right as written ([`Reason::ShouldBeCompressed`]).
-//!     [`lace-decode-should-be-*`]
+//!     (vectors `lace-decode-should-be-*`)
 //! 11. **The uncompressed form with nothing or an odd number of octets
 //!     after 0xFF.** Step 10 says to compress the rest "following the steps
 //!     for compression above", whose step 1 fails on an odd length or a
 //!     length below 2. We report that as [`Reason::UncompressedLength`].
-//!     [`lace-decode-uncompressed-*`]
+//!     (vectors `lace-decode-uncompressed-*`)
 //! 12. **Surrogates.** The draft assumes its input is already checked
 //!     UTF-16 (2.4.1 design note). Code points that are surrogates
 //!     (U+D800-U+DFFF) or above U+10FFFF cannot be written in UTF-16 (a
@@ -132,19 +133,20 @@
 //!     The high and low halves of a pair have different high octets (0xD8
 //!     to 0xDB, 0xDC to 0xDF), so a pair always spans two runs; nothing
 //!     else needs to be said about "rows that split a pair".
-//!     [`lace-*-surrogate-*`]
+//!     (vectors `lace-*surrogate*`)
 //! 13. **Which names "need no encoding".** 2.2 and 2.3 forbid encoding, and
 //!     require the decoder to refuse, a name part that "consists exclusively
 //!     of characters that conform to the host name requirements in
-//!     [STD13]". We read that as: every code point is an ASCII letter, digit
+//!     \[STD13\]". We read that as: every code point is an ASCII letter, digit
 //!     or hyphen (in either case, and whatever their order), and report
 //!     [`Reason::NoEncodingNeeded`] in both directions. Other ASCII (`a_b`,
 //!     a space) is encoded, although section 1 says "host parts that have no
 //!     international characters are not changed": 2.2 is the normative text,
-//!     and such a name has no other DNS form. [`lace-*-ldh-*`]
+//!     and such a name has no other DNS form. (vectors `lace-*ldh*`)
 //! 14. **The empty name.** 2.4.1 step 1 fails on fewer than 2 octets, so
 //!     [`encode`] rejects no code points ([`Reason::Empty`]), and [`decode`]
-//!     rejects `bq--` alone ([`Reason::EmptyCompressed`], 2.4.2 step 1).
+//!     rejects `bq--` alone ([`Reason::EmptyCompressed`], 2.4.2 step 1)
+//!     (vectors `lace-empty-encode`, `lace-decode-tag-only`).
 //! 15. **Runs longer than 255 code units.** A count octet cannot hold them,
 //!     and the draft does not say what to do. They cannot occur: the
 //!     36-octet limit allows at most 34 code units, and we check the limit
@@ -152,8 +154,8 @@
 //! 16. **The number of characters.** Sections 1 and 1.2 say compressed
 //!     names "can have up to 35 characters"; the 36-octet limit allows 34 (a
 //!     single run is 2 + 34 octets). The uncompressed limit of 17 is right
-//!     (1 + 2*17 = 35 octets; 18 make 37). [`lace-encode-34-one-row`],
-//!     [`lace-encode-35-one-row`]
+//!     (1 + 2*17 = 35 octets; 18 make 37). (vectors
+//!     `lace-34-one-row-*`, `lace-35-one-row-encode`)
 //!
 //! The examples of 2.4.3 and 2.5.3 agree with computation (unit tests
 //! below and the vectors), apart from a typo in the first one, which names
