@@ -207,7 +207,8 @@ pub enum Reason {
         octets: usize,
     },
     /// Compressing: the UTF-16 octets are odd in number or fewer than 2
-    /// (section 2.4.1 step 1). Position: the last octet when odd.
+    /// (section 2.4.1 step 1). Position: the last octet when odd, none when
+    /// empty.
     Utf16Length,
     /// Decoding: the input does not begin with `bq--` (section 2.3.1).
     /// Position: the first byte that differs (the input's length when it is
@@ -536,7 +537,7 @@ fn compress_units(units: &[u16]) -> Vec<u8> {
 /// longer than 36 octets. As the draft says, the code units themselves are
 /// not checked (unpaired surrogates are compressed like any other unit).
 pub fn compress(utf16be: &[u8]) -> Result<Vec<u8>, Error> {
-    if utf16be.len() < 2 {
+    if utf16be.is_empty() {
         return Err(Error::whole(Reason::Utf16Length));
     }
     if utf16be.len() % 2 == 1 {
@@ -828,7 +829,7 @@ mod tests {
     #[test]
     fn compress_checks_its_length() {
         assert_eq!(compress(&[]), Err(err(Reason::Utf16Length, None)));
-        assert_eq!(compress(&[0x30]), Err(err(Reason::Utf16Length, None)));
+        assert_eq!(compress(&[0x30]), Err(err(Reason::Utf16Length, Some(0))));
         assert_eq!(
             compress(&[0x30, 0x00, 0x30]),
             Err(err(Reason::Utf16Length, Some(2)))
