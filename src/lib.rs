@@ -6,6 +6,10 @@
 //!   over 32-bit code points, with Appendix A annotations, typed errors that
 //!   mirror the RFC's C status codes (and say which overflow check fired),
 //!   and a trace of every delta as in sections 7.2 and 7.3.
+//! - [`lace`]: a clean-room LACE written from draft-ietf-idn-lace-00
+//!   sections 2.2 to 2.5, with a strict decoder that accepts exactly what
+//!   the encoder produces, and what the draft leaves open decided in its
+//!   docs.
 //! - [`c_reference`]: RFC 3492 Appendix C, compiled from the RFC text byte for
 //!   byte by `build.rs`, behind a safe wrapper.
 //! - [`engines`]: one [`engines::Engine`] trait that every implementation sits
@@ -37,6 +41,7 @@ pub mod codec;
 pub mod engines;
 pub mod fuzz;
 pub mod harness;
+pub mod lace;
 pub mod punycode;
 pub mod rfc_text;
 pub mod utf8;

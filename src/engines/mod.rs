@@ -10,6 +10,7 @@ mod cleanroom;
 mod exec;
 mod icu;
 mod idna;
+mod lace;
 mod libidn2;
 mod rfc_c;
 mod spec;
@@ -19,6 +20,7 @@ pub use cleanroom::CleanRoom;
 pub use exec::Exec;
 pub use icu::Icu;
 pub use idna::Idna;
+pub use lace::LaceCleanRoom;
 pub use libidn2::Libidn2;
 pub use rfc_c::RfcC;
 pub use spec::{SpecOptions, from_spec};
@@ -181,7 +183,7 @@ pub fn builtin_for(codec: Codec) -> Vec<Box<dyn Engine>> {
             Box::new(Icu),
         ],
         Codec::AmcAceZ => vec![],
-        Codec::Lace => vec![],
+        Codec::Lace => vec![Box::new(LaceCleanRoom)],
         Codec::Utf8 => vec![Box::new(Utf8CleanRoom), Box::new(StdUtf8)],
     }
 }

@@ -44,6 +44,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "regressions.toml",
         include_str!("../../vectors/regressions.toml"),
     ),
+    ("lace.toml", include_str!("../../vectors/lace.toml")),
     ("utf8.toml", include_str!("../../vectors/utf8.toml")),
 ];
 
