@@ -1,4 +1,6 @@
-//! Computes the expected values of the vector files with the C reference.
+//! Computes the expected values of the vector files with the C reference
+//! (and the other codecs' files with their references, see
+//! `punycheck::engines::builtin_for`).
 //!
 //! `cargo run --example bless_vectors` does two things:
 //! - writes `vectors/rfc3492-samples.toml` from the code points printed in
@@ -15,21 +17,30 @@ use std::fmt::Write as _;
 use std::fs;
 
 use punycheck::c_reference;
+use punycheck::codec::Codec;
 use punycheck::harness::compare::{self, Request};
 use punycheck::harness::runner;
 use punycheck::harness::vectors::{self, CodePoints, Expected};
 use punycheck::rfc_text::{self, RFC3492_TEXT};
 
-/// The C reference's answer to a question: ("output", value) or ("error", kind).
-fn compute(request: &Request) -> (&'static str, String) {
-    match compare::reference(request).expect("the C reference takes every vector") {
-        Expected::Encoded(bytes) => (
-            "output",
-            String::from_utf8(bytes).expect("C output is ASCII"),
-        ),
+/// The answer of `codec`'s reference (the C reference for Punycode):
+/// ("output", value), ("output_hex", bytes) or ("error", kind).
+fn compute(codec: Codec, request: &Request) -> (&'static str, String) {
+    match compare::reference_for(codec, request).expect("the reference takes every vector") {
+        // UTF-8's encoded form is bytes: always written as hexadecimal.
+        Expected::Encoded(bytes) if codec == Codec::Utf8 => ("output_hex", hex(&bytes)),
+        Expected::Encoded(bytes) => match String::from_utf8(bytes) {
+            Ok(text) if text.is_ascii() => ("output", text),
+            Ok(text) => ("output_hex", hex(text.as_bytes())),
+            Err(e) => ("output_hex", hex(e.as_bytes())),
+        },
         Expected::Decoded(cps) => ("output", cps.to_string()),
         Expected::Error(kind) => ("error", kind.name().to_string()),
     }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn quote(s: &str) -> String {
@@ -69,9 +80,10 @@ fn samples() -> String {
             // Verify, rather than assume, where the capital letter comes from.
             let uppercase: Vec<char> = annotated.chars().filter(char::is_ascii_uppercase).collect();
             assert!(annotated.to_ascii_lowercase() == plain && uppercase == ['D']);
-            let (_, erratum) = compute(&Request::Decode(
-                b"b1abfaaepdrnnbgefbaDdotcwatmq2g4l".to_vec(),
-            ));
+            let (_, erratum) = compute(
+                Codec::Punycode,
+                &Request::Decode(b"b1abfaaepdrnnbgefbaDdotcwatmq2g4l".to_vec()),
+            );
             let _ = write!(
                 note,
                 " Erratum 3026 (held for document update) proposes b1abfaaepdrnnbgefbaDdotcwatmq2g4l; \
@@ -81,8 +93,16 @@ fn samples() -> String {
             );
         }
         let id = sample.id;
-        let decoded_annotated = compute(&Request::Decode(annotated.clone().into_bytes())).1;
-        let decoded_plain = compute(&Request::Decode(plain.clone().into_bytes())).1;
+        let decoded_annotated = compute(
+            Codec::Punycode,
+            &Request::Decode(annotated.clone().into_bytes()),
+        )
+        .1;
+        let decoded_plain = compute(
+            Codec::Punycode,
+            &Request::Decode(plain.clone().into_bytes()),
+        )
+        .1;
         for (suffix, op, input, annotations, output) in [
             (
                 "encode-annotated",
@@ -128,23 +148,30 @@ fn samples() -> String {
 fn bless(path: &str) {
     let text = fs::read_to_string(path).expect("vector file reads");
     let mut doc: toml_edit::DocumentMut = text.parse().expect("vector file parses");
+    let codec_name = doc
+        .get("codec")
+        .and_then(|c| c.as_str())
+        .unwrap_or("punycode")
+        .to_string();
+    let codec = Codec::from_name(&codec_name).expect("known codec");
     // A file with no case yet (regressions.toml at first) has nothing to bless.
     let Some(tables) = doc.get_mut("case").and_then(|c| c.as_array_of_tables_mut()) else {
         return;
     };
     for table in tables.iter_mut() {
         table.remove("output");
+        table.remove("output_hex");
         table.remove("error");
         // Parse this one case with a placeholder result to get its input.
         let mut probe = table.clone();
         probe.insert("error", toml_edit::value("bad_input"));
         probe.remove("overflow_check");
         probe.remove("limit_check");
-        let one = format!("[[case]]\n{probe}");
+        let one = format!("codec = \"{codec_name}\"\n[[case]]\n{probe}");
         let case = vectors::parse_file(path, &one)
             .expect("case parses")
             .remove(0);
-        let (field, value) = compute(&runner::request_of(&case));
+        let (field, value) = compute(codec, &runner::request_of(&case));
         table.insert(field, toml_edit::value(value));
         // Keep provenance last for readability.
         if let Some((key, item)) = table.remove_entry("provenance") {

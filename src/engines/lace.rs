@@ -29,8 +29,10 @@ impl Engine for LaceCleanRoom {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             // LACE encodes UTF-16 (draft section 2.2): surrogate code points
-            // and values above U+10FFFF are refused, never encoded.
-            domain: CodePointDomain::UnicodeScalar,
+            // and values above U+10FFFF are refused with bad_input, never
+            // encoded. It takes any value and answers, so as this codec's
+            // reference it is asked them all.
+            domain: CodePointDomain::U32,
             annotations: false,
             errors: ErrorDetail::Kinds,
             punycode_input: PunycodeInput::Bytes,
