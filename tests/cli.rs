@@ -298,3 +298,116 @@ fn the_default_command_prints_the_matrix_and_succeeds() {
     assert!(report.contains("no unexplained difference"), "{report}");
     assert!(report.contains("underscore-digit: BUG"), "{report}");
 }
+
+#[test]
+fn rfc2279_text_carries_code_points_above_unicode() {
+    use std::os::unix::ffi::OsStrExt;
+    // U+7FFFFFFF is six RFC 2279 octets; strict UTF-8 cannot carry it.
+    let six =
+        punycheck::utf8::encode(&[0x61, 0x7FFF_FFFF], punycheck::utf8::Mode::Rfc2279).unwrap();
+    let arg = std::ffi::OsStr::from_bytes(&six);
+    let strict = Command::new(BIN).arg("encode").arg(arg).output().unwrap();
+    assert_eq!(strict.status.code(), Some(1));
+    let err = text(&strict.stderr);
+    assert!(err.contains("not strict text"), "{err}");
+    let lax = Command::new(BIN)
+        .args(["encode", "--utf8", "rfc2279"])
+        .arg(arg)
+        .output()
+        .unwrap();
+    assert_eq!(lax.status.code(), Some(0), "{}", text(&lax.stderr));
+    let want = punycheck::c_reference::encode(&[0x61, 0x7FFF_FFFF], None).unwrap();
+    assert_eq!(lax.stdout, [&want[..], b"\n"].concat());
+    // And back: decoding writes the same octets.
+    let back = run(&["decode", "--utf8", "rfc2279", text(&want).as_str()]);
+    assert_eq!(back.stdout, [&six[..], b"\n"].concat());
+}
+
+#[test]
+fn every_codec_has_its_vectors_matrix_and_check() {
+    for codec in ["lace", "utf8"] {
+        let out = run(&["--codec", codec]);
+        let report = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{report}");
+        assert!(report.contains(&format!("=== {codec}")), "{report}");
+        assert!(report.contains("no unexplained difference"), "{report}");
+        // Only this codec's matrix.
+        assert!(!report.contains("rfc-c"), "{report}");
+    }
+    let utf8 = run(&[
+        "check",
+        "--codec",
+        "utf8",
+        "--impl",
+        "std",
+        "--seconds",
+        "3",
+    ]);
+    assert_eq!(utf8.status.code(), Some(0), "{}", text(&utf8.stdout));
+    assert!(text(&utf8.stdout).contains("CONFORMING"));
+    // Encode with the codec's engines; unknown names list the codec's own.
+    let lace = run(&["encode", "--codec", "lace", "\u{3a3}\u{3bf}"]);
+    assert_eq!(lace.status.code(), Some(0), "{}", text(&lace.stderr));
+    assert!(
+        text(&lace.stdout).starts_with("bq--"),
+        "{}",
+        text(&lace.stdout)
+    );
+    let unknown = run(&["encode", "--codec", "lace", "--impl", "rfc-c", "x"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    let err = text(&unknown.stderr);
+    assert!(err.contains("unknown lace implementation"), "{err}");
+}
+
+#[test]
+fn an_exec_program_of_another_codec_is_checked_and_its_bug_reproduced() {
+    let lace = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/impls/lace.py");
+    let spec = format!("exec:python3 {lace}");
+    // Correct: the vectors pass through the convention.
+    let out = run(&["vectors", "--codec", "lace", "--impl", &spec]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    // The RFC 2279 Python program through the hex channel.
+    let utf8 = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/impls/rfc2279.py");
+    let utf8 = format!("exec:python3 {utf8}");
+    let out = run(&[
+        "repro",
+        "--codec",
+        "utf8",
+        "--impl",
+        &utf8,
+        "--decode-hex",
+        "fdbfbfbfbfbf",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("u+7FFFFFFF"),
+        "{}",
+        text(&out.stdout)
+    );
+    // A lenient decoder (upper case accepted, the draft's own reading) is
+    // nonconforming, and the printed command says --codec.
+    let out = Command::new(BIN)
+        .args(["check", "--codec", "lace", "--impl", &spec])
+        .args(["--seconds", "40", "--fail-fast"])
+        .env("LACE_PY_BUG", "ignore-case")
+        .output()
+        .unwrap();
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}{}", text(&out.stderr));
+    assert!(report.contains("punycheck repro --codec lace"), "{report}");
+    // The reproducer reproduces.
+    let repro = Command::new(BIN)
+        .args(
+            shell_words::split(
+                report
+                    .lines()
+                    .find_map(|l| l.trim().strip_prefix("reproduce: punycheck "))
+                    .unwrap(),
+            )
+            .unwrap(),
+        )
+        .env("LACE_PY_BUG", "ignore-case")
+        .output()
+        .unwrap();
+    assert_eq!(repro.status.code(), Some(1), "{}", text(&repro.stdout));
+}

@@ -49,6 +49,7 @@ src/lace.rs; its module docs give the reasons):
 
 import itertools
 import string
+import os
 import sys
 
 TAG = "bq--"
@@ -250,6 +251,10 @@ def main(argv: list[str]) -> int:
             output = encode(parse_tokens(text)) + "\n"
         else:
             line = data.split(b"\n", 1)[0]
+            # A planted bug for the tests: the draft's lenient reading
+            # (lower-case the input first), which breaks uniqueness.
+            if os.environ.get("LACE_PY_BUG") == "ignore-case":
+                line = line.lower()
             output = "".join(f"u+{cp:04X}\n" for cp in decode(line))
     except (Invalid, TooLarge) as failure:
         print(failure.message, file=sys.stderr)
