@@ -15,9 +15,10 @@
 //!
 //! [`Params`] is a parameter set as section 4 describes it, and
 //! [`Coder::new`] checks it, naming the violated constraint in a
-//! [`ParamError`]. Besides section 4's own constraints it enforces two that
-//! section 4 leaves out but the algorithm of section 6 needs (both are found
-//! by the tests of this module):
+//! [`ParamError`]. Section 4 says that, "provided the constraints are
+//! satisfied", tmin, tmax, skew, damp and initial_bias "affect efficiency
+//! but not correctness". That is not quite so, and three constraints of
+//! ours are added (the tests of this module show each):
 //!
 //! - **tmax >= 1.** With tmin = tmax = 0 every threshold is 0, no digit is
 //!   below it, and no integer ever ends: the encoder of section 6.3 loops
@@ -25,12 +26,19 @@
 //! - **tmin <= base - 2.** With tmin = tmax = base - 1, `base - tmin` is 1,
 //!   and the loop of adapt() (section 6.1) divides delta by 1 for ever as
 //!   soon as delta exceeds `(base - 1) div 2`.
+//! - **A 32-bit delta takes at most [`MAX_INTEGER_DIGITS`] digits**, at
+//!   initial_bias and at every bias adapt() can return. This excludes
+//!   tmax = base - 1, where the weight stops growing (`base - t` is 1) and
+//!   a delta is written in unary, up to 2^32 / (base - 1) digits for one
+//!   code point; and, with tmin = 0, an initial_bias so large that the
+//!   first delta starts with tens of millions of zero digits. Both end,
+//!   but the output of one code point would be gigabytes long.
 //!
-//! A third gap is not a constraint here, because the result is still
-//! finite: with tmin = 0 and a large initial_bias, the encoder writes one
-//! digit 0 per position up to the bias, but the decoder multiplies its
-//! weight by `base` at each of them and fails on overflow. The parameters
-//! then "affect correctness" after all, in 32-bit arithmetic (test
+//! One gap is left, because its results are finite and short: with
+//! tmin = 0 and an initial_bias of a few times `base`, the encoder writes
+//! one digit 0 per position up to the bias, but the decoder multiplies its
+//! weight by `base` at each of them and fails on overflow: in 32-bit
+//! arithmetic the parameters do affect correctness (test
 //! `tmin_zero_with_a_large_bias_breaks_the_round_trip`).
 //!
 //! Basic code points are bytes (a [`BasicSet`] of up to 256), so basic
@@ -45,10 +53,11 @@
 //! All state is `u32` as in both C samples, with overflow detected where
 //! sections 6.2 and 6.3 say "fail on overflow", at the same points and in
 //! the same order as both C samples (which agree on every check; see
-//! `docs/c-samples.md`). One check is added: `k`, which counts
-//! `base, 2 * base, ...`, is checked before it wraps
-//! ([`OverflowCheck::Threshold`]); no input reaches it with either
-//! document's parameters.
+//! `docs/c-samples.md`). `k`, which counts `base, 2 * base, ...`, cannot
+//! wrap for a checked parameter set: an encoded integer has at most
+//! [`MAX_INTEGER_DIGITS`] digits, and the decoder's weight grows at least
+//! twofold with every digit that does not end an integer, so it overflows
+//! within 33 digits.
 //!
 //! # Annotations
 //!
@@ -65,6 +74,11 @@ use crate::punycode::{self, Decoded, ErrorKind};
 /// `maxint`, the largest value of the integer type (section 6.4 of
 /// RFC 3492, section 6.2 of the draft).
 pub const MAXINT: u32 = u32::MAX;
+
+/// The most digits a checked parameter set may need for one 32-bit delta
+/// (ours, see [`ParamError::DeltaTooLong`]): twice what base 3, the
+/// smallest base that passes, needs for `maxint`. Punycode needs 10.
+pub const MAX_INTEGER_DIGITS: u32 = 64;
 
 /// A set of basic code points: some of the 256 byte values.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -357,6 +371,13 @@ pub enum ParamError {
         /// The delimiter.
         delimiter: u8,
     },
+    /// Ours: at this bias, `maxint` takes more than [`MAX_INTEGER_DIGITS`]
+    /// digits (tmax = base - 1 writes deltas in unary; tmin = 0 with a
+    /// large initial_bias starts them with a long run of zeros).
+    DeltaTooLong {
+        /// A reachable bias where it happens.
+        bias: u32,
+    },
 }
 
 impl ParamError {
@@ -389,6 +410,9 @@ impl ParamError {
             ParamError::CasePairSame { .. } => "a case pair has two different code points",
             ParamError::CasePairsOverlap { .. } => "a code point is in at most one case pair",
             ParamError::DelimiterHasCase { .. } => "the delimiter has no case",
+            ParamError::DeltaTooLong { .. } => {
+                "every 32-bit delta fits in MAX_INTEGER_DIGITS digits (ours: otherwise one code point can take gigabytes)"
+            }
         }
     }
 }
@@ -443,15 +467,10 @@ pub enum OverflowCheck {
     EncodeIncrement,
     /// The input is longer than `maxint` elements.
     Length,
-    /// Ours: `k + base`, the position counter of a variable-length integer,
-    /// would wrap. Unreachable with either document's parameters (`k`
-    /// stays below 12 * 36), reachable only with parameters whose integers
-    /// can be tens of millions of digits long.
-    Threshold,
 }
 
 impl OverflowCheck {
-    /// The same check of [`crate::punycode`], if it has one.
+    /// The same check of [`crate::punycode`].
     pub fn to_punycode(self) -> Option<punycode::OverflowCheck> {
         Some(match self {
             OverflowCheck::DecodeDigit => punycode::OverflowCheck::DecodeDigit,
@@ -460,7 +479,6 @@ impl OverflowCheck {
             OverflowCheck::EncodeDelta => punycode::OverflowCheck::EncodeDelta,
             OverflowCheck::EncodeIncrement => punycode::OverflowCheck::EncodeIncrement,
             OverflowCheck::Length => punycode::OverflowCheck::Length,
-            OverflowCheck::Threshold => return None,
         })
     }
 }
@@ -692,7 +710,33 @@ impl Coder {
                 tmin,
             });
         }
+        // Every bias: initial_bias, and what adapt() returns, which never
+        // decreases with delta and is largest for numpoints 1 and not the
+        // first time (damp >= 2 divides at least as much).
+        let most = coder.adapt(MAXINT, 1, false);
+        if let Some(bias) = std::iter::once(initial_bias)
+            .chain(0..=most)
+            .find(|&bias| coder.integer_digits(MAXINT, bias) > MAX_INTEGER_DIGITS)
+        {
+            return Err(ParamError::DeltaTooLong { bias });
+        }
         Ok(coder)
+    }
+
+    /// How many digits `q` takes at `bias`, counting no further than one
+    /// past [`MAX_INTEGER_DIGITS`].
+    fn integer_digits(&self, mut q: u32, bias: u32) -> u32 {
+        let base = self.params.base;
+        let mut k = base;
+        for digits in 1..=MAX_INTEGER_DIGITS {
+            let t = self.threshold(k, bias);
+            if q < t {
+                return digits;
+            }
+            q = (q - t) / (base - t);
+            k = k.saturating_add(base);
+        }
+        MAX_INTEGER_DIGITS + 1
     }
 
     /// Punycode ([`Params::PUNYCODE`]).
@@ -823,7 +867,7 @@ impl Coder {
         upper_last: bool,
         out: &mut Vec<u8>,
     ) -> Result<(), Error> {
-        self.write_integer(q, bias, upper_last, out, MAXINT, 0)
+        self.write_integer(q, bias, upper_last, out, MAXINT)
     }
 
     /// [`Coder::encode_integer`] against an output limit: [`Error::BigOutput`]
@@ -835,7 +879,6 @@ impl Coder {
         upper_last: bool,
         out: &mut Vec<u8>,
         max_out: u32,
-        position: usize,
     ) -> Result<(), Error> {
         let base = self.params.base;
         let mut k = base;
@@ -849,10 +892,9 @@ impl Coder {
             }
             out.push(self.lower[self.params.digits[(t + (q - t) % (base - t)) as usize] as usize]);
             q = (q - t) / (base - t);
-            k = k.checked_add(base).ok_or(Error::Overflow {
-                check: OverflowCheck::Threshold,
-                position,
-            })?;
+            // At most MAX_INTEGER_DIGITS digits (Coder::new), so k stays
+            // far below maxint; saturating keeps the loop finite regardless.
+            k = k.saturating_add(base);
         }
         // q < t <= tmax <= base - 1.
         let cp = self.params.digits[q as usize];
@@ -962,7 +1004,7 @@ impl Coder {
                     })?;
                 }
                 if cp == n && !self.is_basic(cp) {
-                    self.write_integer(delta, bias, flag(j), &mut output, max_output, j)?;
+                    self.write_integer(delta, bias, flag(j), &mut output, max_output)?;
                     bias = self.adapt(delta, h + 1, h == b);
                     delta = 0;
                     h += 1;
@@ -1048,10 +1090,9 @@ impl Coder {
                     check: OverflowCheck::DecodeWeight,
                     position: pos - 1,
                 })?;
-                k = k.checked_add(p.base).ok_or(Error::Overflow {
-                    check: OverflowCheck::Threshold,
-                    position: pos - 1,
-                })?;
+                // w at least doubles (base - t >= 2 once tmax <= base - 2,
+                // which Coder::new's digit bound implies), so k stays small.
+                k = k.saturating_add(p.base);
             }
             // The output is shorter than the input, whose length fits in u32.
             let len = decoded.code_points.len() as u32;
@@ -1438,9 +1479,10 @@ mod tests {
         assert_eq!(digits, 1000, "q < t is never reached");
     }
 
-    /// With tmin = 0 and an initial bias of 40 * base (allowed: 0 <= base
-    /// - 0), the first delta is written with one digit 0 per position up to
-    /// the bias, and the decoder's weight overflows reading them back.
+    /// With tmin = 0 and an initial bias of 40 * base (allowed: its residue
+    /// 0 is at most base - tmin), the first delta is written with one digit
+    /// 0 per position up to the bias, and the decoder's weight overflows
+    /// reading them back.
     #[test]
     fn tmin_zero_with_a_large_bias_breaks_the_round_trip() {
         let coder = with(|p| {
@@ -1559,53 +1601,67 @@ mod tests {
         );
     }
 
-    /// Every byte but the delimiter, as digits: base 255.
-    const fn all_bytes_but_hyphen() -> [u8; 255] {
-        let mut digits = [0u8; 255];
-        let mut k = 0;
-        while k < 255 {
-            digits[k] = if k < b'-' as usize {
-                k as u8
-            } else {
-                k as u8 + 1
-            };
-            k += 1;
-        }
-        digits
-    }
-    static BASE_255: [u8; 255] = all_bytes_but_hyphen();
-
+    /// Section 4 allows tmax = base - 1, but then every position past the
+    /// bias has `base - t = 1`: the weight stops growing and deltas are
+    /// written in unary. And it allows any initial_bias with tmin = 0, but
+    /// then the first delta starts with initial_bias / base zero digits.
+    /// Both are refused, with the bias where maxint gets too long.
     #[test]
-    fn the_threshold_counter_is_checked() {
-        // tmin = 0 and the bias at maxint: the first delta's digits are all
-        // 0 until k passes the bias, which it cannot: k wraps after 16843009
-        // digits of base 255.
-        let coder = Coder::new(Params {
-            base: 255,
-            tmin: 0,
-            tmax: 1,
-            skew: 1,
-            damp: 2,
-            initial_bias: MAXINT,
-            initial_n: 0x100,
-            delimiter: b'-',
-            digits: &BASE_255,
-            basic: BasicSet::below(256),
-            case_pairs: &[],
-            basic_case: BasicCase::Literal,
-        })
-        .expect("section 4 allows it");
+    fn deltas_that_would_take_gigabytes_are_refused() {
         assert_eq!(
-            coder.encode_with_limit(&[0x100], None, 100),
+            with(|p| p.tmax = 35),
+            Err(ParamError::DeltaTooLong { bias: 72 })
+        );
+        // What it would write: one code point, and the output limit is what
+        // ends it (q drops by 35 per digit past the first two positions).
+        let unary = Coder::tables(Params {
+            tmax: 35,
+            ..Params::PUNYCODE
+        });
+        assert_eq!(
+            unary.encode_with_limit(&[0x4000_0000], None, 10_000),
             Err(Error::BigOutput)
         );
         assert_eq!(
-            coder.encode(&[0x100], None).map(|out| out.len()),
-            Err(Error::Overflow {
-                check: OverflowCheck::Threshold,
-                position: 0
+            with(|p| {
+                p.tmin = 0;
+                p.initial_bias = MAXINT - MAXINT % 36;
+            }),
+            Err(ParamError::DeltaTooLong {
+                bias: MAXINT - MAXINT % 36
             })
         );
+        // The smallest base that passes is 3; base 2 cannot (tmax must be 1).
+        for tmin in 0..=1 {
+            assert!(
+                Coder::new(Params {
+                    base: 3,
+                    tmin,
+                    tmax: 1,
+                    digits: b"abc",
+                    initial_bias: 0,
+                    ..Params::PUNYCODE
+                })
+                .is_ok()
+            );
+        }
+        assert_eq!(
+            Coder::new(Params {
+                base: 2,
+                tmin: 0,
+                tmax: 1,
+                digits: b"ab",
+                initial_bias: 0,
+                ..Params::PUNYCODE
+            }),
+            Err(ParamError::DeltaTooLong { bias: 0 })
+        );
+        // Punycode's integers take at most 10 digits at any bias.
+        let coder = Coder::punycode();
+        let most = (0..=coder.adapt(MAXINT, 1, false))
+            .map(|bias| coder.integer_digits(MAXINT, bias))
+            .max();
+        assert_eq!(most, Some(punycode::MAX_DELTA_DIGITS));
     }
 
     #[test]

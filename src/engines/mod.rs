@@ -6,6 +6,8 @@
 //! which cases an implementation can be asked at all and how to compare its
 //! answers; anything it cannot express is skipped with the reason recorded.
 
+mod amc_c;
+mod bootstring;
 mod cleanroom;
 mod exec;
 mod icu;
@@ -14,6 +16,8 @@ mod libidn2;
 mod rfc_c;
 mod spec;
 
+pub use amc_c::AmcC;
+pub use bootstring::Bootstring;
 pub use cleanroom::CleanRoom;
 pub use exec::Exec;
 pub use icu::Icu;

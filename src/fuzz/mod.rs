@@ -10,6 +10,8 @@
 //! feature; they are built so that every byte string means something close
 //! to Punycode's hard regions.
 
+pub mod amc;
+
 use crate::engines::Idna;
 use crate::harness::compare::{Request, Verdict, judge, reference};
 use crate::harness::properties::{canonical, flagged_code_points, surviving_flags};
