@@ -866,6 +866,36 @@ fn section_7_examples_come_out_as_printed() {
     }
 }
 
+/// The draft's nineteen examples are RFC 3492's nineteen samples, with the
+/// same code points and flags, in another order: the draft's (J)
+/// "Taiwanese" is the RFC's (C) "Chinese (traditional)", and the draft's
+/// (C) to (I) are the RFC's (D) to (J). Both C samples give every one the
+/// same string, because every flag the examples put on a basic code point
+/// agrees with its case: the examples cannot tell the two samples apart.
+#[test]
+fn the_draft_s_examples_are_the_rfc_s_samples_reordered() {
+    let samples = punycheck::rfc_text::samples(punycheck::rfc_text::RFC3492_TEXT);
+    let mut order = String::new();
+    for example in examples(DRAFT_TEXT) {
+        let sample = samples
+            .iter()
+            .find(|s| s.code_points == example.code_points)
+            .unwrap_or_else(|| panic!("({}) is an RFC sample", example.id));
+        order.push(sample.id);
+        let (values, flags): (Vec<u32>, Vec<bool>) = example.code_points.iter().copied().unzip();
+        assert_eq!(rfc(&values, Some(&flags)), draft(&values, Some(&flags)));
+        assert_eq!(sample.printed, text(&draft(&values, Some(&flags))));
+        for (&cp, &flag) in values.iter().zip(&flags) {
+            if let Ok(c) = u8::try_from(cp)
+                && c.is_ascii_alphabetic()
+            {
+                assert_eq!(flag, c.is_ascii_uppercase(), "({})", example.id);
+            }
+        }
+    }
+    assert_eq!(order, "ABDEFGHIJCKLMNOPQRS");
+}
+
 // ---------------------------------------------------------------------------
 // What the two C samples do differently, by running both.
 
