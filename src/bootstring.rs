@@ -609,8 +609,8 @@ pub struct Coder {
 }
 
 impl Coder {
-    /// Checks `params` against section 4 (and the two constraints it
-    /// leaves out, see the module documentation).
+    /// Checks `params` against section 4 and the three constraints it
+    /// leaves out (see the module documentation).
     pub fn new(params: Params) -> Result<Coder, ParamError> {
         let Params {
             base,
