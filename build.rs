@@ -9,6 +9,13 @@
 //! The same file is also compiled as it stands into the RFC's own test
 //! program, `$OUT_DIR/rfc3492-wrapper`, which speaks the command-line
 //! convention that `exec:` implementations follow.
+//!
+//! `csrc/amc_ace_z.c` is the sample code of draft-ietf-idn-amc-ace-z-01
+//! Appendix C (AMC-ACE-Z 0.3.1), with the line breaks that the project's
+//! copy of the draft lost restored and otherwise token for token as
+//! published (a test compares the token streams). It is compiled the same
+//! way, prefixed `punycheck_amc_ace_z_*`, and as its own test program,
+//! `$OUT_DIR/amc-ace-z-wrapper`.
 
 use std::env;
 use std::path::PathBuf;
@@ -51,26 +58,37 @@ fn rfc3492_library() {
         .compile("rfc3492");
 }
 
-/// The RFC's test wrapper as a program: Appendix C with its own `main`.
-fn rfc3492_wrapper() {
+/// The draft's sample code, under the same rules as the RFC's: its two
+/// public functions and its wrapper's `main` renamed with `-D`.
+fn amc_ace_z_library() {
+    fuzzing_flags(&mut cc::Build::new())
+        .file("csrc/amc_ace_z.c")
+        .define("amc_ace_z_encode", "punycheck_amc_ace_z_encode")
+        .define("amc_ace_z_decode", "punycheck_amc_ace_z_decode")
+        .define("main", "punycheck_amc_ace_z_main")
+        .flag_if_supported("-std=c89")
+        .warnings(true)
+        .compile("amc_ace_z");
+}
+
+/// Compiles one C sample as it stands, with its own test wrapper's `main`,
+/// into `$OUT_DIR/<program>`, and tells the crate where it is in `env`.
+fn sample_wrapper(source: &str, program: &str, env: &str) {
     let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let program = out.join("rfc3492-wrapper");
+    let path = out.join(program);
     let compiler = cc::Build::new().opt_level(2).get_compiler();
     let status = compiler
         .to_command()
         .args(["-std=c89", "-O2", "-o"])
-        .arg(&program)
-        .arg("csrc/punycode.c")
+        .arg(&path)
+        .arg(source)
         .status()
         .expect("the C compiler runs");
     assert!(
         status.success(),
-        "compiling the RFC 3492 test wrapper failed"
+        "compiling the test wrapper of {source} failed"
     );
-    println!(
-        "cargo:rustc-env=PUNYCHECK_RFC3492_WRAPPER={}",
-        program.display()
-    );
+    println!("cargo:rustc-env={env}={}", path.display());
 }
 
 /// Asks `pkg-config` about `package`: its include directories and its link
@@ -149,8 +167,19 @@ fn icu() {
 
 fn main() {
     println!("cargo:rerun-if-changed=csrc/punycode.c");
+    println!("cargo:rerun-if-changed=csrc/amc_ace_z.c");
     rfc3492_library();
-    rfc3492_wrapper();
+    sample_wrapper(
+        "csrc/punycode.c",
+        "rfc3492-wrapper",
+        "PUNYCHECK_RFC3492_WRAPPER",
+    );
+    amc_ace_z_library();
+    sample_wrapper(
+        "csrc/amc_ace_z.c",
+        "amc-ace-z-wrapper",
+        "PUNYCHECK_AMC_ACE_Z_WRAPPER",
+    );
     libidn2();
     icu();
 }

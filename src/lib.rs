@@ -6,12 +6,18 @@
 //!   over 32-bit code points, with Appendix A annotations, typed errors that
 //!   mirror the RFC's C status codes (and say which overflow check fired),
 //!   and a trace of every delta as in sections 7.2 and 7.3.
+//! - [`bootstring`]: Bootstring for any parameter set of section 4 (RFC 3492
+//!   and draft-ietf-idn-amc-ace-z-01), with Punycode's and AMC-ACE-Z's
+//!   parameters, the draft's signature prefix or suffix, and typed errors
+//!   naming the violated constraint; held equal to [`punycode`] by tests.
 //! - [`lace`]: a clean-room LACE written from draft-ietf-idn-lace-00
 //!   sections 2.2 to 2.5, with a strict decoder that accepts exactly what
 //!   the encoder produces, and what the draft leaves open decided in its
 //!   docs.
 //! - [`c_reference`]: RFC 3492 Appendix C, compiled from the RFC text byte for
-//!   byte by `build.rs`, behind a safe wrapper.
+//!   byte by `build.rs`, behind a safe wrapper; and
+//!   [`c_reference::amc_ace_z`], the AMC-ACE-Z draft's Appendix C, restored
+//!   token for token.
 //! - [`engines`]: one [`engines::Engine`] trait that every implementation sits
 //!   behind, each declaring its [`engines::Capabilities`]: the clean-room code,
 //!   the C reference, the `idna` crate, the system's libidn2 and ICU, and any
@@ -36,6 +42,7 @@
 //!
 //! No function of this crate panics on any input: bad input is an error.
 
+pub mod bootstring;
 pub mod c_reference;
 pub mod codec;
 pub mod engines;

@@ -6,6 +6,8 @@
 //! which cases an implementation can be asked at all and how to compare its
 //! answers; anything it cannot express is skipped with the reason recorded.
 
+mod amc_c;
+mod bootstring;
 mod cleanroom;
 mod exec;
 mod icu;
@@ -16,6 +18,8 @@ mod rfc_c;
 mod spec;
 mod utf8;
 
+pub use amc_c::{AmcC, AmcCAsPunycode};
+pub use bootstring::Bootstring;
 pub use cleanroom::CleanRoom;
 pub use exec::Exec;
 pub use icu::Icu;
@@ -181,8 +185,10 @@ pub fn builtin_for(codec: Codec) -> Vec<Box<dyn Engine>> {
             Box::new(Idna),
             Box::new(Libidn2),
             Box::new(Icu),
+            Box::new(Bootstring::punycode()),
+            Box::new(AmcCAsPunycode),
         ],
-        Codec::AmcAceZ => vec![],
+        Codec::AmcAceZ => vec![Box::new(AmcC), Box::new(Bootstring::amc_ace_z())],
         Codec::Lace => vec![Box::new(LaceCleanRoom)],
         Codec::Utf8 => vec![Box::new(Utf8CleanRoom), Box::new(StdUtf8)],
     }

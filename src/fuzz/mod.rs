@@ -10,6 +10,7 @@
 //! feature; they are built so that every byte string means something close
 //! to Punycode's hard regions.
 
+pub mod amc;
 pub mod lace;
 
 use crate::engines::Idna;

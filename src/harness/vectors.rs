@@ -44,6 +44,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "regressions.toml",
         include_str!("../../vectors/regressions.toml"),
     ),
+    (
+        "amc-ace-z.toml",
+        include_str!("../../vectors/amc-ace-z.toml"),
+    ),
     ("lace.toml", include_str!("../../vectors/lace.toml")),
     ("utf8.toml", include_str!("../../vectors/utf8.toml")),
 ];

@@ -1,4 +1,6 @@
-//! Safe wrapper around RFC 3492 Appendix C, compiled from `csrc/punycode.c`.
+//! Safe wrappers around the C samples: RFC 3492 Appendix C, compiled from
+//! `csrc/punycode.c` (this module), and draft-ietf-idn-amc-ace-z-01
+//! Appendix C, compiled from `csrc/amc_ace_z.c` ([`amc_ace_z`]).
 //!
 //! `build.rs` compiles the C file exactly as published, with `punycode_encode`
 //! and `punycode_decode` renamed `punycheck_rfc3492_encode` and
@@ -13,13 +15,17 @@
 
 use std::os::raw::{c_char, c_int, c_uchar, c_uint};
 
+pub mod amc_ace_z;
+pub mod tokens;
+
 use crate::punycode::{Decoded, ErrorKind, MAX_DELTA_DIGITS};
 
 // `punycode_uint` is `unsigned int` wherever UINT_MAX >= 2^26 - 1, which holds
 // on every platform Rust supports with a C compiler here.
 type PunycodeUint = c_uint;
 
-// enum punycode_status, in declaration order.
+// enum punycode_status, in declaration order (enum amc_ace_status has the
+// same four in the same order).
 const PUNYCODE_SUCCESS: c_int = 0;
 const PUNYCODE_BAD_INPUT: c_int = 1;
 const PUNYCODE_BIG_OUTPUT: c_int = 2;
@@ -81,9 +87,38 @@ fn status(code: c_int) -> Result<(), CError> {
     }
 }
 
-/// Encodes with `punycode_encode()`; `case_flags` as in
-/// [`crate::punycode::encode`] (`None` passes a null pointer).
-pub fn encode(input: &[u32], case_flags: Option<&[bool]>) -> Result<Vec<u8>, CError> {
+/// The signature of `punycode_encode()` and of the draft's
+/// `amc_ace_z_encode()`, which are the same.
+type EncodeFn = unsafe extern "C" fn(
+    PunycodeUint,
+    *const PunycodeUint,
+    *const c_uchar,
+    *mut PunycodeUint,
+    *mut c_char,
+) -> c_int;
+
+/// The signature of `punycode_decode()` and of the draft's
+/// `amc_ace_z_decode()`, which are the same.
+type DecodeFn = unsafe extern "C" fn(
+    PunycodeUint,
+    *const c_char,
+    *mut PunycodeUint,
+    *mut PunycodeUint,
+    *mut c_uchar,
+) -> c_int;
+
+/// Calls a sample's encoder with buffers sized for the worst case.
+///
+/// # Safety
+///
+/// `encoder` must honour `punycode_encode()`'s contract: read `input_length`
+/// code points (and as many flags when the flag pointer is not null), store
+/// only below `*output_length` and keep no pointer after returning.
+unsafe fn encode_with(
+    encoder: EncodeFn,
+    input: &[u32],
+    case_flags: Option<&[bool]>,
+) -> Result<Vec<u8>, CError> {
     if input.len() > MAX_ENCODE_INPUT {
         return Err(CError::TooLong {
             length: input.len(),
@@ -101,11 +136,11 @@ pub fn encode(input: &[u32], case_flags: Option<&[bool]>) -> Result<Vec<u8>, CEr
     let mut output_length = capacity as PunycodeUint;
     // SAFETY: `input` holds `input.len()` readable elements and `flags`, when
     // present, exactly as many; `output` has `output_length` writable bytes,
-    // which is all punycode_encode() writes (it checks against
-    // *output_length before every store). Every pointer outlives the call and
-    // none is retained by the C code.
+    // which is all the encoder writes (by the caller's promise, it checks
+    // against *output_length before every store). Every pointer outlives the
+    // call and none is retained by the C code.
     let code = unsafe {
-        punycheck_rfc3492_encode(
+        encoder(
             input.len() as PunycodeUint,
             input.as_ptr(),
             flags.as_ref().map_or(std::ptr::null(), |f| f.as_ptr()),
@@ -118,8 +153,14 @@ pub fn encode(input: &[u32], case_flags: Option<&[bool]>) -> Result<Vec<u8>, CEr
     Ok(output)
 }
 
-/// Decodes with `punycode_decode()`, returning code points and case flags.
-pub fn decode(input: &[u8]) -> Result<Decoded, CError> {
+/// Calls a sample's decoder with buffers sized for the worst case.
+///
+/// # Safety
+///
+/// `decoder` must honour `punycode_decode()`'s contract: read `input_length`
+/// bytes, store code points and flags only below `*output_length` and keep
+/// no pointer after returning.
+unsafe fn decode_with(decoder: DecodeFn, input: &[u8]) -> Result<Decoded, CError> {
     if input.len() > MAX_DECODE_INPUT {
         return Err(CError::TooLong {
             length: input.len(),
@@ -133,11 +174,11 @@ pub fn decode(input: &[u8]) -> Result<Decoded, CError> {
     let mut flags: Vec<c_uchar> = vec![0; capacity];
     let mut output_length = input.len() as PunycodeUint;
     // SAFETY: `input` holds `input.len()` readable bytes; `output` and `flags`
-    // each have room for `output_length` + 1 elements, and punycode_decode()
-    // checks against *output_length before every store and memmove. Every
-    // pointer outlives the call and none is retained by the C code.
+    // each have room for `output_length` + 1 elements, and the decoder (by the
+    // caller's promise) checks against *output_length before every store and
+    // memmove. Every pointer outlives the call and none is retained.
     let code = unsafe {
-        punycheck_rfc3492_decode(
+        decoder(
             input.len() as PunycodeUint,
             input.as_ptr().cast::<c_char>(),
             &mut output_length,
@@ -155,18 +196,39 @@ pub fn decode(input: &[u8]) -> Result<Decoded, CError> {
     })
 }
 
+/// Encodes with `punycode_encode()`; `case_flags` as in
+/// [`crate::punycode::encode`] (`None` passes a null pointer).
+pub fn encode(input: &[u32], case_flags: Option<&[bool]>) -> Result<Vec<u8>, CError> {
+    // SAFETY: punycode_encode() checks `out` against *output_length before
+    // every store and keeps no pointer (RFC 3492 Appendix C).
+    unsafe { encode_with(punycheck_rfc3492_encode, input, case_flags) }
+}
+
+/// Decodes with `punycode_decode()`, returning code points and case flags.
+pub fn decode(input: &[u8]) -> Result<Decoded, CError> {
+    // SAFETY: punycode_decode() checks `out` against *output_length before
+    // the literal copy and before every insertion, and keeps no pointer (RFC
+    // 3492 Appendix C).
+    unsafe { decode_with(punycheck_rfc3492_decode, input) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Every C archive build.rs makes (the RFC code and the libidn2 and ICU
-    /// shims) defines its entry points and nothing unprefixed.
+    /// Every C archive build.rs makes (the RFC code, the draft's code and the
+    /// libidn2 and ICU shims) defines its entry points and nothing
+    /// unprefixed.
     #[test]
     fn no_unprefixed_symbols() {
         for (archive, wanted) in [
             (
                 "librfc3492.a",
                 ["punycheck_rfc3492_encode", "punycheck_rfc3492_decode"],
+            ),
+            (
+                "libamc_ace_z.a",
+                ["punycheck_amc_ace_z_encode", "punycheck_amc_ace_z_decode"],
             ),
             (
                 "libidn2_punycode_shim.a",
