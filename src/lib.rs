@@ -18,6 +18,8 @@
 //!   `diff`; reports; the conformance matrix.
 //! - [`rfc_text`]: reads the RFC text itself (Appendix C, section 7).
 //! - [`fuzz`]: the oracles of the cargo-fuzz targets in `fuzz/`.
+//! - [`bench`]: speed on the same inputs, each answer checked first: behind
+//!   `punycheck bench` and the criterion benchmarks of `benches/`.
 //!
 //! # Plugging in an implementation
 //!
@@ -29,6 +31,7 @@
 //!
 //! No function of this crate panics on any input: bad input is an error.
 
+pub mod bench;
 pub mod c_reference;
 pub mod codec;
 pub mod engines;
