@@ -746,9 +746,48 @@ pub enum Outcome {
     Measured(Timing),
     /// It was not timed.
     Skipped {
-        /// Why.
+        /// Why, in short.
+        skip: Skip,
+        /// Why, in words.
         reason: String,
     },
+}
+
+/// Why an implementation was not timed on an input set.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Skip {
+    /// Its time per pass, extrapolated from its smaller sizes, is over the
+    /// budget.
+    Extrapolated {
+        /// The extrapolated seconds per pass.
+        seconds: f64,
+    },
+    /// An input is beyond a length limit of its own, or outside what it
+    /// supports.
+    OwnLimit,
+    /// It refuses an input, as one of its listed deviations explains.
+    Deviation {
+        /// The deviation's id.
+        id: String,
+    },
+    /// No implementation encoded the long input within the budget, so there
+    /// is nothing to decode.
+    NothingToDecode,
+}
+
+impl fmt::Display for Skip {
+    /// A few words: `≥ 40.1 s extrapolated`, `own limit`, `deviation ldh-only`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Skip::Extrapolated { seconds } => {
+                write!(f, "≥ {} extrapolated", format_seconds_short(*seconds))
+            }
+            Skip::OwnLimit => f.write_str("own limit"),
+            Skip::Deviation { id } => write!(f, "deviation {id}"),
+            Skip::NothingToDecode => f.write_str("no encoding"),
+        }
+    }
 }
 
 /// One implementation's result on one input set.
@@ -935,14 +974,16 @@ fn run_set(
     let mut rows = Vec::new();
     let Some((encoder, encodings)) = reference else {
         for subject in subjects {
-            let reason = predicted_skip(settings, history, subject.name(), set, Direction::Decode)
-                .unwrap_or_else(|| {
-                    "nothing to decode: no implementation encoded this input within the budget"
-                        .into()
+            let outcome = predicted_skip(settings, history, subject.name(), set, Direction::Decode)
+                .unwrap_or_else(|| Outcome::Skipped {
+                    skip: Skip::NothingToDecode,
+                    reason:
+                        "nothing to decode: no implementation encoded this input within the budget"
+                            .into(),
                 });
             rows.push(Row {
                 implementation: subject.name().to_string(),
-                outcome: Outcome::Skipped { reason },
+                outcome,
             });
         }
         return Ok((encoded, case(Direction::Decode, None, rows)));
@@ -978,7 +1019,7 @@ fn report_progress(
 ) {
     let what = match outcome {
         Outcome::Measured(t) => format!("{} per pass", format_seconds(t.median_seconds)),
-        Outcome::Skipped { reason } => format!("skipped: {reason}"),
+        Outcome::Skipped { reason, .. } => format!("skipped: {reason}"),
     };
     progress(&format!(
         "{direction} {}: {} {what}",
@@ -992,7 +1033,7 @@ enum Check {
     /// The expected answer.
     Right,
     /// The implementation cannot take this input: skip the set.
-    CannotTake(String),
+    CannotTake(Skip, String),
     /// A wrong answer: fail the run.
     Wrong(String),
 }
@@ -1073,8 +1114,12 @@ fn refusal(
     error: &EngineError,
 ) -> Check {
     match error {
-        EngineError::Limit(why) => return Check::CannotTake(format!("its own limit: {why}")),
-        EngineError::Unsupported(why) => return Check::CannotTake(format!("unsupported: {why}")),
+        EngineError::Limit(why) => {
+            return Check::CannotTake(Skip::OwnLimit, format!("its own limit: {why}"));
+        }
+        EngineError::Unsupported(why) => {
+            return Check::CannotTake(Skip::OwnLimit, format!("unsupported: {why}"));
+        }
         _ => {}
     }
     if let Some(reference) = &reference {
@@ -1087,11 +1132,16 @@ fn refusal(
             .iter()
             .find(|d| (d.explains)(&request, reference, &got))
         {
-            return Check::CannotTake(format!(
-                "refuses {request_text} ({error}): listed deviation {}",
-                deviation.id,
-                request_text = shortened(&request.to_string())
-            ));
+            return Check::CannotTake(
+                Skip::Deviation {
+                    id: deviation.id.to_string(),
+                },
+                format!(
+                    "refuses {request_text} ({error}): listed deviation {}",
+                    deviation.id,
+                    request_text = shortened(&request.to_string())
+                ),
+            );
         }
     }
     Check::Wrong(format!("{error}, where the answer is known"))
@@ -1125,7 +1175,7 @@ fn first_difference<T: PartialEq>(got: &[T], want: &[T], show: impl Fn(&T) -> St
     }
 }
 
-/// The reason to skip a long input, extrapolated from the implementation's
+/// The skip of a long input, extrapolated from the implementation's
 /// smaller sizes, or `None` to run it.
 fn predicted_skip(
     settings: &Settings,
@@ -1133,7 +1183,7 @@ fn predicted_skip(
     name: &str,
     set: &InputSet,
     direction: Direction,
-) -> Option<String> {
+) -> Option<Outcome> {
     let size = set.size?;
     let past = history.get(&(name.to_string(), set.kind, direction))?;
     let &(n1, t1) = past.last()?;
@@ -1166,12 +1216,13 @@ fn predicted_skip(
         }
     };
     let predicted = t1 * (size as f64 / n1 as f64).powf(growth);
-    (predicted > settings.seconds_per_case).then(|| {
-        format!(
+    (predicted > settings.seconds_per_case).then(|| Outcome::Skipped {
+        skip: Skip::Extrapolated { seconds: predicted },
+        reason: format!(
             "extrapolated ≥ {} per pass ({how}), over the budget of {}",
             format_seconds(predicted),
             format_seconds(settings.seconds_per_case)
-        )
+        ),
     })
 }
 
@@ -1188,8 +1239,8 @@ fn measure_case<I, O>(
     call: impl Fn(&I) -> Result<O, EngineError>,
     check: impl Fn(usize, &Result<O, EngineError>) -> Check,
 ) -> Result<(Outcome, Vec<O>), BenchError> {
-    if let Some(reason) = predicted_skip(settings, history, subject.name(), set, direction) {
-        return Ok((Outcome::Skipped { reason }, Vec::new()));
+    if let Some(skipped) = predicted_skip(settings, history, subject.name(), set, direction) {
+        return Ok((skipped, Vec::new()));
     }
     let started = Instant::now();
     let answers: Vec<Result<O, EngineError>> = inputs.iter().map(&call).collect();
@@ -1197,13 +1248,13 @@ fn measure_case<I, O>(
     for (k, answer) in answers.iter().enumerate() {
         match check(k, answer) {
             Check::Right => {}
-            Check::CannotTake(reason) => {
+            Check::CannotTake(skip, reason) => {
                 let reason = if set.inputs.len() > 1 {
                     format!("input {k}: {reason}")
                 } else {
                     reason
                 };
-                return Ok((Outcome::Skipped { reason }, Vec::new()));
+                return Ok((Outcome::Skipped { skip, reason }, Vec::new()));
             }
             Check::Wrong(detail) => {
                 return Err(BenchError::WrongAnswer {
@@ -1292,6 +1343,18 @@ pub fn format_seconds(seconds: f64) -> String {
     }
 }
 
+/// Seconds in three significant digits at most: `40.1 s`, `4170 s`,
+/// `12.3 ms`.
+fn format_seconds_short(seconds: f64) -> String {
+    if seconds >= 100.0 {
+        format!("{seconds:.0} s")
+    } else if seconds >= 1.0 {
+        format!("{seconds:.1} s")
+    } else {
+        format!("{:.1} ms", seconds * 1e3)
+    }
+}
+
 /// A rate with an SI prefix: `38.2 M`, `512 k`.
 pub fn format_rate(rate: f64) -> String {
     if rate >= 1e9 {
@@ -1323,7 +1386,7 @@ fn row_cells(case: &CaseResult, row: &Row) -> Vec<String> {
             case.ratio_to_fastest_other(&row.implementation)
                 .map_or_else(|| "-".into(), |(r, name)| format!("{r:.2} ({name})")),
         ],
-        Outcome::Skipped { reason } => {
+        Outcome::Skipped { reason, .. } => {
             vec![row.implementation.clone(), format!("skipped: {reason}")]
         }
     }
@@ -1404,29 +1467,55 @@ impl Report {
         out
     }
 
-    /// The same table in Markdown, for the README.
+    /// A compact Markdown table, for the README: one row per input set and
+    /// direction, one column per implementation, each cell the code points
+    /// per second at the median pass and the ratio to the reference's, or
+    /// why it was skipped in a few words.
     pub fn to_markdown(&self) -> String {
         let mut out = String::new();
-        let _ = writeln!(out, "| {} |", COLUMNS.join(" | "));
-        let _ = writeln!(out, "|{}", "---|".repeat(COLUMNS.len()));
+        let _ = writeln!(
+            out,
+            "| input | dir | {} |",
+            self.implementations.join(" | ")
+        );
+        let _ = writeln!(
+            out,
+            "|---|---|{}",
+            "---:|".repeat(self.implementations.len())
+        );
         for case in &self.cases {
-            for (k, row) in case.rows.iter().enumerate() {
-                let mut cells = if k == 0 {
-                    vec![case.label.clone(), case.direction.to_string()]
-                } else {
-                    vec![String::new(), String::new()]
-                };
-                let rest = row_cells(case, row);
-                let skipped = rest.len() < COLUMNS.len() - 2;
-                cells.extend(rest);
-                if skipped {
-                    let reason = cells.pop().unwrap_or_default();
-                    cells.push(format!("*{reason}*"));
-                    let _ = writeln!(out, "| {} | | | | |", cells.join(" | "));
-                } else {
-                    let _ = writeln!(out, "| {} |", cells.join(" | "));
-                }
-            }
+            let cells: Vec<String> = self
+                .implementations
+                .iter()
+                .map(
+                    |name| match case.rows.iter().find(|r| &r.implementation == name) {
+                        Some(Row {
+                            outcome: Outcome::Measured(t),
+                            ..
+                        }) => match case.ratio_to_reference(name) {
+                            Some(ratio) if name != REFERENCE => {
+                                format!(
+                                    "{} ({ratio:.2})",
+                                    format_rate(case.code_points_per_second(t))
+                                )
+                            }
+                            _ => format_rate(case.code_points_per_second(t)),
+                        },
+                        Some(Row {
+                            outcome: Outcome::Skipped { skip, .. },
+                            ..
+                        }) => format!("*{skip}*"),
+                        None => "-".into(),
+                    },
+                )
+                .collect();
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} |",
+                case.label,
+                case.direction,
+                cells.join(" | ")
+            );
         }
         out
     }
@@ -1699,8 +1788,16 @@ mod tests {
         );
         // Quadratic: 0.01 s at 10^3, 1 s at 10^4, so 100 s at 10^5.
         history.insert(key.clone(), vec![(1_000, 0.01), (10_000, 1.0)]);
-        let reason = predicted_skip(&settings, &history, "x", &set, Direction::Encode)
-            .expect("over the budget");
+        let Some(Outcome::Skipped { skip, reason }) =
+            predicted_skip(&settings, &history, "x", &set, Direction::Encode)
+        else {
+            panic!("over the budget")
+        };
+        let Skip::Extrapolated { seconds } = skip else {
+            panic!("{skip:?}")
+        };
+        assert!((seconds - 100.0).abs() < 1e-6, "{seconds}");
+        assert_eq!(skip.to_string(), "≥ 100 s extrapolated");
         assert!(reason.contains("≥ 100.000 s"), "{reason}");
         assert!(reason.contains("n^2.00"), "{reason}");
         // One size only: at least linear, 10 × 0.5 s = 5 s: within 10 s.
@@ -1744,7 +1841,10 @@ mod tests {
                 },
                 Row {
                     implementation: "none".into(),
-                    outcome: Outcome::Skipped { reason: "r".into() },
+                    outcome: Outcome::Skipped {
+                        skip: Skip::OwnLimit,
+                        reason: "r".into(),
+                    },
                 },
             ],
         };

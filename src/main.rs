@@ -127,6 +127,9 @@ struct BenchArgs {
     /// Write the results as JSON to this file.
     #[arg(long, value_name = "FILE")]
     json: Option<String>,
+    /// Write a compact Markdown table (as in the README) to this file.
+    #[arg(long, value_name = "FILE")]
+    markdown: Option<String>,
     /// Time budget of one implementation on one input set and direction
     /// (default 10, or 1 with --quick); a long input whose extrapolated
     /// time exceeds it is skipped.
@@ -738,10 +741,16 @@ fn bench_cmd(args: BenchArgs) -> Result<bool, SetupError> {
         std::fs::write(path, svg).map_err(|e| SetupError(format!("cannot write {path}: {e}")))?;
         println!("plot: {path}");
     }
-    if let Some(path) = &args.json {
-        std::fs::write(path, report.to_json() + "\n")
-            .map_err(|e| SetupError(format!("cannot write {path}: {e}")))?;
-        println!("json: {path}");
+    let outputs = [
+        ("json", &args.json, report.to_json() + "\n"),
+        ("markdown", &args.markdown, report.to_markdown()),
+    ];
+    for (what, path, text) in outputs {
+        if let Some(path) = path {
+            std::fs::write(path, text)
+                .map_err(|e| SetupError(format!("cannot write {path}: {e}")))?;
+            println!("{what}: {path}");
+        }
     }
     Ok(true)
 }

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use punycheck::bench::{
     self, BenchError, Builtin, DecodeInput, Direction, EncodeInput, Outcome, PALETTE, PANELS,
-    REFERENCE, Report, SetKind, Settings, Subject,
+    REFERENCE, Report, SetKind, Settings, Skip, Subject,
 };
 use punycheck::engines::EngineError;
 use quick_xml::events::Event;
@@ -78,10 +78,11 @@ fn a_quick_run_checks_and_times_every_implementation_on_every_set() {
                     assert!(t.best_seconds <= t.median_seconds, "{row:?}");
                     assert!(case.code_points_per_second(t) > 0.0);
                 }
-                Outcome::Skipped { reason } => skipped.push((
+                Outcome::Skipped { skip, reason } => skipped.push((
                     case.label.as_str(),
                     case.direction,
                     row.implementation.as_str(),
+                    skip.clone(),
                     reason.as_str(),
                 )),
             }
@@ -96,22 +97,28 @@ fn a_quick_run_checks_and_times_every_implementation_on_every_set() {
     assert_eq!(report.cases[0].inputs, 19, "RFC 3492 7.1 samples A to S");
     assert_eq!(report.cases[2].inputs, settings().labels);
     // What cannot run is skipped with the reason, and nothing else is: the
-    // RFC's sample S has "$" and " ", which libidn2 refuses (a listed
-    // deviation), and ICU decodes at most 2000 bytes, less than the Punycode
-    // of 10^3 distinct code points.
+    // Punycode of the RFC's sample S, "-> $1.00 <--", has bytes other than
+    // letters, digits and hyphens and ends in a delimiter, which libidn2
+    // refuses (listed deviations), and ICU decodes at most 2000 bytes, less
+    // than the Punycode of 10^3 distinct code points.
     assert_eq!(skipped.len(), 2, "{skipped:#?}");
-    let (set, direction, who, why) = skipped[0];
+    let (set, direction, who, skip, why) = &skipped[0];
     assert_eq!(
-        (set, direction, who),
+        (*set, *direction, *who),
         ("rfc-samples (19)", Direction::Decode, "libidn2")
     );
-    assert!(why.contains("listed deviation"), "{why}");
-    let (set, direction, who, why) = skipped[1];
+    assert!(matches!(skip, Skip::Deviation { .. }), "{skip:?}");
+    assert!(
+        why.starts_with("input 18: refuses decode \"-> $1.00 <--\""),
+        "{why}"
+    );
+    let (set, direction, who, skip, why) = &skipped[1];
     assert_eq!(
-        (set, direction, who),
+        (*set, *direction, *who),
         ("many-distinct 10^3", Direction::Decode, "icu")
     );
-    assert!(why.contains("its own limit"), "{why}");
+    assert_eq!(*skip, Skip::OwnLimit);
+    assert!(why.contains("U_INPUT_TOO_LONG_ERROR"), "{why}");
 }
 
 #[test]
@@ -128,7 +135,16 @@ fn the_report_renders_as_text_markdown_and_json() {
     assert!(text.contains("skipped: "));
     let markdown = report.to_markdown();
     let widths: Vec<usize> = markdown.lines().map(|l| l.matches('|').count()).collect();
-    assert!(widths.iter().all(|&w| w == widths[0]), "{markdown}");
+    // A header, a separator, a row per case; a column per implementation.
+    assert_eq!(
+        widths,
+        vec![report.implementations.len() + 3; 2 + report.cases.len()]
+    );
+    assert!(
+        markdown.contains("| *deviation trailing-delimiter* |"),
+        "{markdown}"
+    );
+    assert!(markdown.contains("| *own limit* |"), "{markdown}");
     let json: serde_json::Value = serde_json::from_str(&report.to_json()).expect("JSON");
     assert_eq!(
         json["cases"].as_array().map(Vec::len),
@@ -267,7 +283,8 @@ fn an_own_length_limit_skips_the_set_with_the_reason() {
         assert_eq!(row.implementation, "limited");
         match (&row.outcome, case.set.is_long()) {
             (Outcome::Measured(_), false) => {}
-            (Outcome::Skipped { reason }, true) if case.direction == Direction::Encode => {
+            (Outcome::Skipped { skip, reason }, true) if case.direction == Direction::Encode => {
+                assert_eq!(*skip, Skip::OwnLimit);
                 assert_eq!(reason, "its own limit: 100 code points")
             }
             // It decodes long inputs: the reference encoded them.
@@ -369,6 +386,7 @@ fn the_command_runs_quick_and_writes_the_plot_and_json() {
     std::fs::create_dir_all(&dir).expect("temporary directory");
     let plot = dir.join("bench.svg");
     let json = dir.join("bench.json");
+    let markdown = dir.join("bench.md");
     let output = Command::new(BIN)
         .args([
             "bench",
@@ -382,6 +400,8 @@ fn the_command_runs_quick_and_writes_the_plot_and_json() {
         .arg(&plot)
         .arg("--json")
         .arg(&json)
+        .arg("--markdown")
+        .arg(&markdown)
         .output()
         .expect("punycheck runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -406,6 +426,8 @@ fn the_command_runs_quick_and_writes_the_plot_and_json() {
             .expect("JSON");
     assert_eq!(value["settings"]["quick"], true);
     assert_eq!(value["cases"].as_array().map(Vec::len), Some(8));
+    let table = std::fs::read_to_string(&markdown).expect("the table was written");
+    assert!(table.starts_with("| input | dir | rfc-c | cleanroom | idna | libidn2 | icu |"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
