@@ -45,9 +45,10 @@
 //! checking pass is timed too; when it took less than half the budget
 //! ([`Settings::seconds_per_case`]), up to [`Settings::repetitions`] samples
 //! of enough passes each to last about [`Settings::sample_seconds`] follow,
-//! as long as the budget lasts. The result is the median and the best time
-//! per pass ([`Timing`]), reported as code points and inputs (labels) per
-//! second.
+//! as long as the budget lasts. The result is the best and the median time
+//! per pass ([`Timing`]); reports and plots show the best (other processes
+//! only ever add time) as code points and inputs (labels) per second.
+//! Extrapolation uses the median.
 //!
 //! The budget also bounds the run: quadratic implementations on 10^6 code
 //! points take minutes. Before each long input, the time of the
@@ -533,7 +534,7 @@ pub struct Settings {
 
 impl Settings {
     /// A full run: long inputs of 10^3 to 10^6 code points, 1000 labels,
-    /// the median of up to 7 samples, 10 s per case.
+    /// the best of up to 7 samples, 10 s per case.
     pub fn full() -> Self {
         Settings {
             quick: false,
@@ -547,7 +548,7 @@ impl Settings {
     }
 
     /// A quick run: long inputs of 10^3 and 10^4 code points, 200 labels,
-    /// the median of up to 3 samples, 1 s per case.
+    /// the best of up to 3 samples, 1 s per case.
     pub fn quick() -> Self {
         Settings {
             quick: true,
@@ -728,14 +729,22 @@ impl Machine {
 /// Times per pass of one implementation on one input set.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Timing {
-    /// The median over the samples, in seconds.
+    /// The median over the samples, in seconds per pass.
     pub median_seconds: f64,
-    /// The best sample, in seconds.
+    /// The best sample, in seconds per pass.
     pub best_seconds: f64,
     /// How many samples.
     pub samples: usize,
     /// How many passes in all, the checking pass included.
     pub passes: u64,
+}
+
+impl Timing {
+    /// The time per pass that reports and plots show: the best sample's,
+    /// since other processes on the machine only ever add time.
+    pub fn seconds(&self) -> f64 {
+        self.best_seconds
+    }
 }
 
 /// What became of one implementation on one input set.
@@ -831,21 +840,21 @@ impl CaseResult {
         })
     }
 
-    /// Code points per second at a median pass of `timing`.
+    /// Code points per second at [`Timing::seconds`].
     pub fn code_points_per_second(&self, timing: &Timing) -> f64 {
-        self.code_points as f64 / timing.median_seconds
+        self.code_points as f64 / timing.seconds()
     }
 
-    /// Inputs (labels) per second at a median pass of `timing`.
+    /// Inputs (labels) per second at [`Timing::seconds`].
     pub fn inputs_per_second(&self, timing: &Timing) -> f64 {
-        self.inputs as f64 / timing.median_seconds
+        self.inputs as f64 / timing.seconds()
     }
 
     /// Throughput of `implementation` over that of the reference.
     pub fn ratio_to_reference(&self, implementation: &str) -> Option<f64> {
         let own = self.timing(implementation)?;
         let reference = self.timing(REFERENCE)?;
-        Some(reference.median_seconds / own.median_seconds)
+        Some(reference.seconds() / own.seconds())
     }
 
     /// Throughput of `implementation` over that of the fastest other one,
@@ -857,11 +866,11 @@ impl CaseResult {
             .iter()
             .filter(|row| row.implementation != implementation)
             .filter_map(|row| match &row.outcome {
-                Outcome::Measured(t) => Some((row.implementation.as_str(), t.median_seconds)),
+                Outcome::Measured(t) => Some((row.implementation.as_str(), t.seconds())),
                 Outcome::Skipped { .. } => None,
             })
             .min_by(|a, b| a.1.total_cmp(&b.1))?;
-        Some((best / own.median_seconds, name))
+        Some((best / own.seconds(), name))
     }
 }
 
@@ -1018,7 +1027,12 @@ fn report_progress(
     outcome: &Outcome,
 ) {
     let what = match outcome {
-        Outcome::Measured(t) => format!("{} per pass", format_seconds(t.median_seconds)),
+        Outcome::Measured(t) => format!(
+            "{} per pass (median {}, {} samples)",
+            format_seconds(t.seconds()),
+            format_seconds(t.median_seconds),
+            t.samples
+        ),
         Outcome::Skipped { reason, .. } => format!("skipped: {reason}"),
     };
     progress(&format!(
@@ -1368,13 +1382,13 @@ pub fn format_rate(rate: f64) -> String {
     }
 }
 
-/// The columns of one table row: implementation, median per pass, code
+/// The columns of one table row: implementation, best time per pass, code
 /// points/s, inputs/s, ratio to the reference, ratio to the fastest other.
 fn row_cells(case: &CaseResult, row: &Row) -> Vec<String> {
     match &row.outcome {
         Outcome::Measured(t) => vec![
             row.implementation.clone(),
-            format_seconds(t.median_seconds),
+            format_seconds(t.seconds()),
             format_rate(case.code_points_per_second(t)),
             if case.set.is_long() {
                 "-".into()
@@ -1396,7 +1410,7 @@ const COLUMNS: [&str; 8] = [
     "input",
     "dir",
     "implementation",
-    "median/pass",
+    "best/pass",
     "code points/s",
     "labels/s",
     "vs rfc-c",
@@ -1415,7 +1429,7 @@ impl Report {
     }
 
     /// The table: one block per input set and direction, throughput at the
-    /// median pass, ratios of throughput (above 1: faster).
+    /// best pass, ratios of throughput (above 1: faster).
     pub fn table(&self) -> String {
         let mut out = String::new();
         let mut widths = [0usize; 8];
@@ -1469,7 +1483,7 @@ impl Report {
 
     /// A compact Markdown table, for the README: one row per input set and
     /// direction, one column per implementation, each cell the code points
-    /// per second at the median pass and the ratio to the reference's, or
+    /// per second at the best pass and the ratio to the reference's, or
     /// why it was skipped in a few words.
     pub fn to_markdown(&self) -> String {
         let mut out = String::new();
@@ -1550,7 +1564,7 @@ pub fn header(machine: &Machine, settings: &Settings) -> String {
     );
     let _ = writeln!(
         out,
-        "timing:    median of up to {} samples of ~{} each, {} per implementation and input set",
+        "timing:    best of up to {} samples of ~{} each (median in the JSON), {} per implementation and input set",
         settings.repetitions,
         format_seconds(settings.sample_seconds),
         format_seconds(settings.seconds_per_case)
@@ -1579,7 +1593,7 @@ pub const PANELS: [(Direction, SetKind); 4] = [
 ];
 
 /// The measured points of one panel: per implementation index, (length,
-/// median seconds per pass), by increasing length.
+/// best seconds per pass), by increasing length.
 pub fn panel_series(
     report: &Report,
     direction: Direction,
@@ -1594,7 +1608,7 @@ pub fn panel_series(
                 .cases
                 .iter()
                 .filter(|c| c.set == kind && c.direction == direction)
-                .filter_map(|c| Some((c.size? as f64, c.timing(name)?.median_seconds)))
+                .filter_map(|c| Some((c.size? as f64, c.timing(name)?.seconds())))
                 .collect();
             (!points.is_empty()).then_some((index, points))
         })
@@ -1641,7 +1655,7 @@ pub fn plot_svg(report: &Report) -> Result<String, BenchError> {
             chart
                 .configure_mesh()
                 .x_desc("input length (code points)")
-                .y_desc("seconds per pass (median)")
+                .y_desc("seconds per pass (best of N)")
                 .x_label_formatter(&|x| format!("{x:.0e}"))
                 .y_label_formatter(&|y| format!("{y:.0e}"))
                 .draw()
