@@ -1636,7 +1636,8 @@ pub fn plot_svg(report: &Report) -> Result<String, BenchError> {
             .map_err(plot_error)?;
         for (area, (direction, kind)) in root.split_evenly((2, 2)).iter().zip(PANELS) {
             let series = panel_series(report, direction, kind);
-            let xs = series.iter().flat_map(|(_, p)| p.iter().map(|&(x, _)| x));
+            // Every size of the run, measured or not, on every panel.
+            let xs = report.settings.sizes.iter().map(|&n| n as f64);
             let ys = series.iter().flat_map(|(_, p)| p.iter().map(|&(_, y)| y));
             let (x0, x1) = bounds(xs, (1e3, 1e6));
             let (y0, y1) = bounds(ys, (1e-6, 1.0));
