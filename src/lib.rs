@@ -18,7 +18,7 @@
 //!   `diff`; reports; the conformance matrix.
 //! - [`rfc_text`]: reads the RFC text itself (Appendix C, section 7).
 //! - [`fuzz`]: the oracles of the cargo-fuzz targets in `fuzz/`.
-//! - [`bench`]: speed on the same inputs, each answer checked first: behind
+//! - [`bench`](mod@bench): speed on the same inputs, each answer checked first: behind
 //!   `punycheck bench` and the criterion benchmarks of `benches/`.
 //!
 //! # Plugging in an implementation
