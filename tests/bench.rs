@@ -294,6 +294,45 @@ fn an_own_length_limit_skips_the_set_with_the_reason() {
     }
 }
 
+#[test]
+fn the_clean_room_code_stands_in_where_the_c_reference_does_not_run() {
+    // A C reference that stops at its own limit above 100 code points, as
+    // the real one is skipped by extrapolation on the longest inputs.
+    let limited_reference = Faulty {
+        name: REFERENCE,
+        fault: Fault::LimitLongInputs,
+    };
+    let subjects: Vec<&dyn Subject> = vec![&Builtin::Idna, &Builtin::CleanRoom, &limited_reference];
+    let report = bench::run(&settings(), &subjects, &mut |_| {}).expect("right answers");
+    for case in &report.cases {
+        let against = case.checked_against.as_deref().unwrap_or_default();
+        match (case.set.is_long(), case.direction) {
+            (false, Direction::Encode) => assert_eq!(against, REFERENCE),
+            (true, Direction::Encode) => assert_eq!(against, "cleanroom"),
+            (false, Direction::Decode) => {
+                assert!(against.contains("rfc-c's encoding"), "{against}")
+            }
+            (true, Direction::Decode) => {
+                assert!(against.contains("cleanroom's encoding"), "{against}")
+            }
+        }
+    }
+    // The stand-in's encodings are still checked, by decoding them back.
+    let wrong_decoder = Faulty {
+        name: "faulty",
+        fault: Fault::DecodeLongInputs,
+    };
+    let subjects: Vec<&dyn Subject> = vec![&Builtin::CleanRoom, &limited_reference, &wrong_decoder];
+    match bench::run(&settings(), &subjects, &mut |_| {}) {
+        Err(BenchError::WrongAnswer {
+            implementation,
+            direction: Direction::Decode,
+            ..
+        }) => assert_eq!(implementation, "faulty"),
+        other => panic!("{other:?}"),
+    }
+}
+
 /// The polylines of an SVG, by stroke colour, after checking that it is
 /// well-formed XML with one `svg` root.
 fn polylines_by_colour(svg: &str) -> HashMap<String, usize> {
