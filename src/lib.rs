@@ -31,6 +31,8 @@
 //!   0x7FFFFFFF, overlong forms refused per its sections 2 and 6), and the
 //!   strict UTF-8 of RFC 3629 that agrees with `std::str::from_utf8`.
 //! - [`fuzz`]: the oracles of the cargo-fuzz targets in `fuzz/`.
+//! - [`bench`](mod@bench): speed on the same inputs, each answer checked first: behind
+//!   `punycheck bench` and the criterion benchmarks of `benches/`.
 //!
 //! # Plugging in an implementation
 //!
@@ -42,6 +44,7 @@
 //!
 //! No function of this crate panics on any input: bad input is an error.
 
+pub mod bench;
 pub mod bootstring;
 pub mod c_reference;
 pub mod codec;

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
+use punycheck::bench;
 use punycheck::codec::Codec;
 use punycheck::engines::{self, Engine, SpecOptions};
 use punycheck::harness::campaign::{self, Settings};
@@ -164,6 +165,35 @@ enum Command {
     /// Prints the path of the RFC's own test wrapper, compiled, for use as
     /// exec:PATH.
     WrapperPath,
+    /// Times the built-in implementations on the same inputs, each answer
+    /// checked against the C reference first.
+    Bench(BenchArgs),
+}
+
+/// Times the built-in implementations on the same inputs, each answer
+/// checked against the C reference first.
+#[derive(clap::Args)]
+struct BenchArgs {
+    /// Fewer sizes (up to 10^4), labels and repetitions, 1 s per case.
+    #[arg(long)]
+    quick: bool,
+    /// The longest long input, in code points (at most 1000000).
+    #[arg(long, value_name = "N")]
+    max_size: Option<usize>,
+    /// Write the log-log plot of time against input length to this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<String>,
+    /// Write the results as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    json: Option<String>,
+    /// Write a compact Markdown table (as in the README) to this file.
+    #[arg(long, value_name = "FILE")]
+    markdown: Option<String>,
+    /// Time budget of one implementation on one input set and direction
+    /// (default 10, or 1 with --quick); a long input whose extrapolated
+    /// time exceeds it is skipped.
+    #[arg(long, value_name = "S")]
+    seconds_per_case: Option<f64>,
 }
 
 /// Asks implementations the same generated questions as the C reference
@@ -850,6 +880,55 @@ fn append_to(path: &str, text: &str) -> Result<(), SetupError> {
         .map_err(|e| SetupError(format!("cannot write {path}: {e}")))
 }
 
+fn bench_cmd(args: BenchArgs) -> Result<bool, SetupError> {
+    let mut settings = if args.quick {
+        bench::Settings::quick()
+    } else {
+        bench::Settings::full()
+    };
+    if let Some(n) = args.max_size {
+        settings = settings
+            .with_max_size(n)
+            .map_err(|e| SetupError(e.to_string()))?;
+    }
+    if let Some(s) = args.seconds_per_case {
+        settings = settings
+            .with_seconds_per_case(s)
+            .map_err(|e| SetupError(e.to_string()))?;
+    }
+    print!("{}", bench::header(&bench::Machine::detect(), &settings));
+    let _ = io::stdout().flush();
+    let builtins = bench::Builtin::ALL;
+    let subjects: Vec<&dyn bench::Subject> =
+        builtins.iter().map(|b| b as &dyn bench::Subject).collect();
+    let report = match bench::run(&settings, &subjects, &mut |line| eprintln!("  {line}")) {
+        Ok(report) => report,
+        Err(e @ bench::BenchError::WrongAnswer { .. }) => {
+            println!("{e}");
+            return Ok(false);
+        }
+        Err(e) => return Err(SetupError(e.to_string())),
+    };
+    print!("{}", report.table());
+    if let Some(path) = &args.plot {
+        let svg = bench::plot_svg(&report).map_err(|e| SetupError(e.to_string()))?;
+        std::fs::write(path, svg).map_err(|e| SetupError(format!("cannot write {path}: {e}")))?;
+        println!("plot: {path}");
+    }
+    let outputs = [
+        ("json", &args.json, report.to_json() + "\n"),
+        ("markdown", &args.markdown, report.to_markdown()),
+    ];
+    for (what, path, text) in outputs {
+        if let Some(path) = path {
+            std::fs::write(path, text)
+                .map_err(|e| SetupError(format!("cannot write {path}: {e}")))?;
+            println!("{what}: {path}");
+        }
+    }
+    Ok(true)
+}
+
 fn list(codec: Option<Codec>) {
     for codec in codecs(codec) {
         println!("--codec {codec} ({}):", codec.specification());
@@ -951,6 +1030,7 @@ fn main() -> ExitCode {
             list(chosen);
             Ok(true)
         }
+        Some(Command::Bench(args)) => bench_cmd(args),
         Some(Command::WrapperPath) => {
             println!("{}", env!("PUNYCHECK_RFC3492_WRAPPER"));
             Ok(true)

@@ -1,0 +1,501 @@
+//! `punycheck bench` and the library behind it, in quick mode: every
+//! answer is checked against the C reference before timing, a wrong answer
+//! fails the run, the plot is well-formed SVG with a line per
+//! implementation, and the command works. Nothing here asserts a time.
+
+use std::collections::HashMap;
+use std::process::Command;
+use std::sync::OnceLock;
+
+use punycheck::bench::{
+    self, BenchError, Builtin, DecodeInput, Direction, EncodeInput, Outcome, PALETTE, PANELS,
+    REFERENCE, Report, SetKind, Settings, Skip, Subject,
+};
+use punycheck::engines::EngineError;
+use quick_xml::events::Event;
+
+const BIN: &str = env!("CARGO_BIN_EXE_punycheck");
+
+/// Quick, with long inputs of 10^3 code points only and a small budget, so
+/// that the debug build stays fast.
+fn settings() -> Settings {
+    Settings::quick()
+        .with_max_size(1_000)
+        .and_then(|s| s.with_seconds_per_case(0.2))
+        .expect("valid settings")
+}
+
+fn builtins() -> Vec<&'static dyn Subject> {
+    static ALL: [Builtin; 5] = Builtin::ALL;
+    ALL.iter().map(|b| b as &dyn Subject).collect()
+}
+
+/// One quick run of the built-in implementations, shared by the tests.
+fn report() -> &'static Report {
+    static REPORT: OnceLock<Report> = OnceLock::new();
+    REPORT.get_or_init(|| {
+        bench::run(&settings(), &builtins(), &mut |_| {}).expect("every answer is right")
+    })
+}
+
+#[test]
+fn a_quick_run_checks_and_times_every_implementation_on_every_set() {
+    let report = report();
+    let names: Vec<&str> = Builtin::ALL.iter().map(|b| b.name()).collect();
+    assert_eq!(report.implementations, names);
+    // RFC samples, labels, many-distinct 10^3, few-distinct 10^3; both ways.
+    assert_eq!(report.cases.len(), 8);
+    let mut skipped = Vec::new();
+    for case in &report.cases {
+        let rows: Vec<&str> = case
+            .rows
+            .iter()
+            .map(|r| r.implementation.as_str())
+            .collect();
+        assert_eq!(rows, names, "{}", case.label);
+        match case.direction {
+            Direction::Encode => {
+                assert_eq!(
+                    case.checked_against.as_deref(),
+                    Some(REFERENCE),
+                    "{}",
+                    case.label
+                )
+            }
+            Direction::Decode => assert!(
+                case.checked_against
+                    .as_deref()
+                    .is_some_and(|a| a.contains(REFERENCE)),
+                "{}: {:?}",
+                case.label,
+                case.checked_against
+            ),
+        }
+        for row in &case.rows {
+            match &row.outcome {
+                Outcome::Measured(t) => {
+                    assert!(t.samples >= 1 && t.passes >= 1, "{row:?}");
+                    assert!(t.best_seconds <= t.median_seconds, "{row:?}");
+                    assert!(case.code_points_per_second(t) > 0.0);
+                }
+                Outcome::Skipped { skip, reason } => skipped.push((
+                    case.label.as_str(),
+                    case.direction,
+                    row.implementation.as_str(),
+                    skip.clone(),
+                    reason.as_str(),
+                )),
+            }
+        }
+        assert!(
+            case.timing(REFERENCE).is_some(),
+            "{} {}",
+            case.label,
+            case.direction
+        );
+    }
+    assert_eq!(report.cases[0].inputs, 19, "RFC 3492 7.1 samples A to S");
+    assert_eq!(report.cases[2].inputs, settings().labels);
+    // What cannot run is skipped with the reason, and nothing else is: the
+    // Punycode of the RFC's sample S, "-> $1.00 <--", has bytes other than
+    // letters, digits and hyphens and ends in a delimiter, which libidn2
+    // refuses (listed deviations), and ICU decodes at most 2000 bytes, less
+    // than the Punycode of 10^3 distinct code points.
+    assert_eq!(skipped.len(), 2, "{skipped:#?}");
+    let (set, direction, who, skip, why) = &skipped[0];
+    assert_eq!(
+        (*set, *direction, *who),
+        ("rfc-samples (19)", Direction::Decode, "libidn2")
+    );
+    assert!(matches!(skip, Skip::Deviation { .. }), "{skip:?}");
+    assert!(
+        why.starts_with("input 18: refuses decode \"-> $1.00 <--\""),
+        "{why}"
+    );
+    let (set, direction, who, skip, why) = &skipped[1];
+    assert_eq!(
+        (*set, *direction, *who),
+        ("many-distinct 10^3", Direction::Decode, "icu")
+    );
+    assert_eq!(*skip, Skip::OwnLimit);
+    assert!(why.contains("U_INPUT_TOO_LONG_ERROR"), "{why}");
+}
+
+#[test]
+fn the_report_renders_as_text_markdown_and_json() {
+    let report = report();
+    let text = report.to_text();
+    assert!(
+        text.contains(&format!("machine:   {}", report.machine.line())),
+        "{text}"
+    );
+    for name in &report.implementations {
+        assert!(text.contains(name.as_str()));
+    }
+    assert!(text.contains("skipped: "));
+    let markdown = report.to_markdown();
+    let widths: Vec<usize> = markdown.lines().map(|l| l.matches('|').count()).collect();
+    // A header, a separator, a row per case; a column per implementation.
+    assert_eq!(
+        widths,
+        vec![report.implementations.len() + 3; 2 + report.cases.len()]
+    );
+    assert!(
+        markdown.contains("| *deviation trailing-delimiter* |"),
+        "{markdown}"
+    );
+    assert!(markdown.contains("| *own limit* |"), "{markdown}");
+    let json: serde_json::Value = serde_json::from_str(&report.to_json()).expect("JSON");
+    assert_eq!(
+        json["cases"].as_array().map(Vec::len),
+        Some(report.cases.len())
+    );
+    assert_eq!(json["cases"][0]["rows"][0]["status"], "measured");
+    assert!(json["cases"][0]["rows"][0]["median_seconds"].is_number());
+}
+
+/// A codec that answers like the clean-room code, except where it is told
+/// to be wrong.
+struct Faulty {
+    name: &'static str,
+    fault: Fault,
+}
+
+enum Fault {
+    /// Encodes U+00FC (ü) as if it were U+00FD.
+    EncodeU00fc,
+    /// Decodes the last code point one higher, on inputs of more than 100.
+    DecodeLongInputs,
+    /// Fails to encode anything longer than 100 code points, giving no
+    /// reason.
+    RefuseLongInputs,
+    /// Stops at a length limit of its own above 100 code points.
+    LimitLongInputs,
+}
+
+impl Subject for Faulty {
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn encode(&self, input: &EncodeInput) -> Result<Vec<u8>, EngineError> {
+        let long = input.code_points.len() > 100;
+        match self.fault {
+            Fault::EncodeU00fc => {
+                let changed: Vec<u32> = input
+                    .code_points
+                    .iter()
+                    .map(|&cp| if cp == 0xFC { 0xFD } else { cp })
+                    .collect();
+                Builtin::CleanRoom.encode(&EncodeInput::new(changed))
+            }
+            Fault::RefuseLongInputs if long => Err(EngineError::Rejected(None)),
+            Fault::LimitLongInputs if long => Err(EngineError::Limit("100 code points".into())),
+            _ => Builtin::CleanRoom.encode(input),
+        }
+    }
+
+    fn decode(&self, input: &DecodeInput) -> Result<Vec<u32>, EngineError> {
+        let mut cps = Builtin::CleanRoom.decode(input)?;
+        if let (Fault::DecodeLongInputs, true, Some(last)) =
+            (&self.fault, cps.len() > 100, cps.last_mut())
+        {
+            *last += 1;
+        }
+        Ok(cps)
+    }
+}
+
+fn run_with(faulty: &Faulty) -> Result<Report, BenchError> {
+    let mut subjects = builtins();
+    subjects.push(faulty);
+    bench::run(&settings(), &subjects, &mut |_| {})
+}
+
+#[test]
+fn a_wrong_encoding_fails_the_run() {
+    let faulty = Faulty {
+        name: "faulty",
+        fault: Fault::EncodeU00fc,
+    };
+    match run_with(&faulty) {
+        // The first input with ü is few-distinct 10^3's.
+        Err(BenchError::WrongAnswer {
+            implementation,
+            direction: Direction::Encode,
+            detail,
+            ..
+        }) => {
+            assert_eq!(implementation, "faulty");
+            assert!(detail.contains("differs from rfc-c's"), "{detail}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_wrong_decoding_fails_the_run() {
+    let faulty = Faulty {
+        name: "faulty",
+        fault: Fault::DecodeLongInputs,
+    };
+    match run_with(&faulty) {
+        Err(BenchError::WrongAnswer {
+            implementation,
+            input_set,
+            direction: Direction::Decode,
+            input: 0,
+            detail,
+        }) => {
+            assert_eq!(implementation, "faulty");
+            assert_eq!(input_set, "many-distinct 10^3");
+            assert!(detail.contains("at element 999 of 1000"), "{detail}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_refusal_that_nothing_explains_fails_the_run() {
+    let faulty = Faulty {
+        name: "faulty",
+        fault: Fault::RefuseLongInputs,
+    };
+    match run_with(&faulty) {
+        Err(e @ BenchError::WrongAnswer { .. }) => {
+            let message = e.to_string();
+            assert!(message.contains("self-check failed: faulty"), "{message}");
+            assert!(message.contains("encode many-distinct 10^3"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn an_own_length_limit_skips_the_set_with_the_reason() {
+    let faulty = Faulty {
+        name: "limited",
+        fault: Fault::LimitLongInputs,
+    };
+    let report = run_with(&faulty).expect("a limit is no wrong answer");
+    for case in &report.cases {
+        let row = case.rows.last().expect("rows");
+        assert_eq!(row.implementation, "limited");
+        match (&row.outcome, case.set.is_long()) {
+            (Outcome::Measured(_), false) => {}
+            (Outcome::Skipped { skip, reason }, true) if case.direction == Direction::Encode => {
+                assert_eq!(*skip, Skip::OwnLimit);
+                assert_eq!(reason, "its own limit: 100 code points")
+            }
+            // It decodes long inputs: the reference encoded them.
+            (Outcome::Measured(_), true) if case.direction == Direction::Decode => {}
+            other => panic!("{}: {other:?}", case.label),
+        }
+    }
+}
+
+#[test]
+fn the_clean_room_code_stands_in_where_the_c_reference_does_not_run() {
+    // A C reference that stops at its own limit above 100 code points, as
+    // the real one is skipped by extrapolation on the longest inputs.
+    let limited_reference = Faulty {
+        name: REFERENCE,
+        fault: Fault::LimitLongInputs,
+    };
+    let subjects: Vec<&dyn Subject> = vec![&Builtin::Idna, &Builtin::CleanRoom, &limited_reference];
+    let report = bench::run(&settings(), &subjects, &mut |_| {}).expect("right answers");
+    for case in &report.cases {
+        let against = case.checked_against.as_deref().unwrap_or_default();
+        match (case.set.is_long(), case.direction) {
+            (false, Direction::Encode) => assert_eq!(against, REFERENCE),
+            (true, Direction::Encode) => assert_eq!(against, "cleanroom"),
+            (false, Direction::Decode) => {
+                assert!(against.contains("rfc-c's encoding"), "{against}")
+            }
+            (true, Direction::Decode) => {
+                assert!(against.contains("cleanroom's encoding"), "{against}")
+            }
+        }
+    }
+    // The stand-in's encodings are still checked, by decoding them back.
+    let wrong_decoder = Faulty {
+        name: "faulty",
+        fault: Fault::DecodeLongInputs,
+    };
+    let subjects: Vec<&dyn Subject> = vec![&Builtin::CleanRoom, &limited_reference, &wrong_decoder];
+    match bench::run(&settings(), &subjects, &mut |_| {}) {
+        Err(BenchError::WrongAnswer {
+            implementation,
+            direction: Direction::Decode,
+            ..
+        }) => assert_eq!(implementation, "faulty"),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The polylines of an SVG, by stroke colour, after checking that it is
+/// well-formed XML with one `svg` root.
+fn polylines_by_colour(svg: &str) -> HashMap<String, usize> {
+    let mut reader = quick_xml::Reader::from_str(svg);
+    let mut depth = 0usize;
+    let mut roots = Vec::new();
+    let mut polylines = HashMap::new();
+    loop {
+        let event = reader.read_event().expect("well-formed XML");
+        let element = match &event {
+            Event::Start(e) | Event::Empty(e) => e,
+            Event::End(_) => {
+                depth -= 1;
+                continue;
+            }
+            Event::Eof => break,
+            _ => continue,
+        };
+        if depth == 0 {
+            roots.push(String::from_utf8_lossy(element.name().as_ref()).into_owned());
+        }
+        if matches!(event, Event::Start(_)) {
+            depth += 1;
+        }
+        if element.name().as_ref() == b"polyline" {
+            for attribute in element.attributes() {
+                let attribute = attribute.expect("well-formed attribute");
+                if attribute.key.as_ref() == b"stroke" {
+                    let colour = String::from_utf8_lossy(&attribute.value).to_uppercase();
+                    *polylines.entry(colour).or_insert(0) += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(depth, 0, "every element is closed");
+    assert_eq!(roots, ["svg"]);
+    polylines
+}
+
+#[test]
+fn the_plot_has_a_line_per_implementation_in_each_panel() {
+    let report = report();
+    let svg = bench::plot_svg(report).expect("plot");
+    let polylines = polylines_by_colour(&svg);
+    for (index, name) in report.implementations.iter().enumerate() {
+        let (r, g, b) = PALETTE[index];
+        let colour = format!("#{r:02X}{g:02X}{b:02X}");
+        let panels = PANELS
+            .iter()
+            .filter(|&&(direction, kind)| {
+                bench::panel_series(report, direction, kind)
+                    .iter()
+                    .any(|(i, _)| *i == index)
+            })
+            .count();
+        // ICU decodes no many-distinct input (its 2000-byte limit); every
+        // other one is measured in all four panels.
+        assert_eq!(panels, if name == "icu" { 3 } else { 4 }, "{name}");
+        // In each panel, its line and the sample line of its legend entry.
+        assert_eq!(
+            polylines.get(&colour).copied().unwrap_or(0),
+            2 * panels,
+            "{name} {colour}"
+        );
+        assert!(
+            svg.contains(&format!(">\n{name}\n</text>")),
+            "{name} in a legend"
+        );
+    }
+    for (direction, kind) in PANELS {
+        assert!(svg.contains(&format!("{direction}, {}", kind.name())));
+    }
+    assert!(!svg.contains("nothing measured"));
+}
+
+#[test]
+fn a_panel_without_measurements_says_so() {
+    let mut report = report().clone();
+    report
+        .cases
+        .retain(|c| !c.set.is_long() || c.set == SetKind::FewDistinct);
+    let svg = bench::plot_svg(&report).expect("plot");
+    polylines_by_colour(&svg);
+    assert_eq!(svg.matches("(nothing measured)").count(), 2);
+}
+
+#[test]
+fn the_command_runs_quick_and_writes_the_plot_and_json() {
+    let dir = std::env::temp_dir().join(format!("punycheck-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let plot = dir.join("bench.svg");
+    let json = dir.join("bench.json");
+    let markdown = dir.join("bench.md");
+    let output = Command::new(BIN)
+        .args([
+            "bench",
+            "--quick",
+            "--max-size",
+            "1000",
+            "--seconds-per-case",
+            "0.2",
+        ])
+        .arg("--plot")
+        .arg(&plot)
+        .arg("--json")
+        .arg(&json)
+        .arg("--markdown")
+        .arg(&markdown)
+        .output()
+        .expect("punycheck runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    // The header names the machine, as /proc/cpuinfo does.
+    let machine = bench::Machine::detect();
+    assert!(
+        stdout.starts_with("punycheck bench --quick\nmachine:   "),
+        "{stdout}"
+    );
+    assert!(stdout.contains(&machine.cpu), "{stdout}");
+    assert!(stdout.contains(&format!("{} logical CPUs", machine.logical_cpus)));
+    assert!(stdout.contains("few-distinct 10^3"), "{stdout}");
+    assert!(!stdout.contains("10^4"), "--max-size 1000: {stdout}");
+    // Progress goes to stderr, one line per measurement.
+    assert_eq!(stderr.lines().count(), 8 * 5, "{stderr}");
+    let svg = std::fs::read_to_string(&plot).expect("the plot was written");
+    assert!(!polylines_by_colour(&svg).is_empty());
+    let value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("the JSON was written"))
+            .expect("JSON");
+    assert_eq!(value["settings"]["quick"], true);
+    assert_eq!(value["cases"].as_array().map(Vec::len), Some(8));
+    let table = std::fs::read_to_string(&markdown).expect("the table was written");
+    assert!(table.starts_with("| input | dir | rfc-c | cleanroom | idna | libidn2 | icu |"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_bench_arguments_exit_2_with_a_message() {
+    for (args, message) in [
+        (
+            &["bench", "--max-size", "0"][..],
+            "--max-size must be 1 to 1000000",
+        ),
+        (
+            &["bench", "--max-size", "2000000"][..],
+            "--max-size must be 1 to 1000000",
+        ),
+        (
+            &["bench", "--seconds-per-case", "0"][..],
+            "--seconds-per-case must be a positive",
+        ),
+        (
+            &["bench", "--seconds-per-case", "nan"][..],
+            "--seconds-per-case must be a positive",
+        ),
+    ] {
+        let output = Command::new(BIN)
+            .args(args)
+            .output()
+            .expect("punycheck runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}
