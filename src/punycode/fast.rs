@@ -13,6 +13,10 @@ use super::{
 /// result.
 const SHORT: usize = 64;
 
+/// Punycode of at most this many bytes is decoded by inserting into the
+/// output (each insertion moves at most this many elements).
+const SHORT_DECODE: usize = 256;
+
 /// Marks a byte without a digit value in [`DIGIT_VALUES`].
 const NO_DIGIT: u8 = u8::MAX;
 
@@ -421,47 +425,26 @@ fn decode_inner(input: &[u8], max_out: u32, output: &mut Decoded) -> Result<(), 
             reason: BadInputReason::NonBasicInLiteral,
         });
     }
-    if input.len() <= SHORT {
+    if input.len() <= SHORT_DECODE {
         decode_short(input, b, max_out, output)
     } else {
         decode_long(input, b, max_out, output)
     }
 }
 
-/// Short input: as [`decode_long`], with the steps in a fixed array and the
-/// free slots as the bits of one `u64`, so nothing moves and nothing is
-/// allocated but the result.
+/// Short input: inserts straight into the output, as section 6.2 says;
+/// moving at most [`SHORT_DECODE`] elements per insertion costs less than
+/// recording and placing them, and allocates nothing but the result.
 fn decode_short(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> Result<(), Error> {
-    // The output never grows longer than the input, at most SHORT.
-    let mut steps = [(0u32, 0u32); SHORT];
-    let mut step_flags = 0u64;
-    let mut count = 0;
-    insertions(input, b, max_out, |i, n, flag| {
-        steps[count] = (i, n);
-        step_flags |= u64::from(flag) << count;
-        count += 1;
-    })?;
-    let total = b + count;
     let Decoded { code_points, flags } = output;
-    code_points.resize(total, 0);
-    flags.resize(total, false);
-    let mut free = u64::MAX >> (64 - total.max(1));
-    if total == 0 {
-        free = 0;
-    }
-    for (s, &(i, n)) in steps[..count].iter().enumerate().rev() {
-        let slot = free.nth(i);
-        free &= !(1 << slot);
-        code_points[slot] = n;
-        flags[slot] = (step_flags >> s) & 1 == 1;
-    }
-    for &c in &input[..b] {
-        let slot = free.trailing_zeros() as usize;
-        free &= free - 1;
-        code_points[slot] = u32::from(c);
-        flags[slot] = c.is_ascii_uppercase();
-    }
-    Ok(())
+    code_points.reserve(input.len());
+    flags.reserve(input.len());
+    code_points.extend(input[..b].iter().map(|&c| u32::from(c)));
+    flags.extend(input[..b].iter().map(u8::is_ascii_uppercase));
+    insertions(input, b, max_out, |i, n, flag| {
+        code_points.insert(i as usize, n);
+        flags.insert(i as usize, flag);
+    })
 }
 
 /// Long input: records every insertion, then places them from the last to

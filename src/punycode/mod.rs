@@ -22,8 +22,9 @@
 //! errors (checked against [`encode_naive`], [`decode_naive`] and the C
 //! reference) in O(n log n):
 //!
-//! - labels of at most 64 elements keep every set of positions in one `u64`
-//!   bitmask and allocate nothing but their result;
+//! - short input allocates nothing but the result: the encoder keeps its
+//!   positions in one `u64` bitmask (up to 64 code points), and the decoder
+//!   inserts straight into its output (up to 256 bytes of Punycode);
 //! - the encoder sorts the non-basic code points once and counts the smaller
 //!   code points before each one with a Fenwick tree;
 //! - the decoder runs section 6.2's arithmetic first, recording each
