@@ -10,7 +10,6 @@ use crate::c_reference::amc_ace_z::{self, MAX_DECODE_INPUT, MAX_ENCODE_INPUT};
 use crate::codec::Codec;
 use crate::harness::compare::Request;
 use crate::harness::vectors::Expected;
-use crate::punycode::ErrorKind;
 
 /// The draft's own C code (draft-ietf-idn-amc-ace-z-01 Appendix C,
 /// AMC-ACE-Z 0.3.1), selected as `amc-c`: the reference of the AMC-ACE-Z
@@ -19,21 +18,7 @@ use crate::punycode::ErrorKind;
 pub struct AmcC;
 
 fn converted(error: CError) -> EngineError {
-    match error {
-        CError::Status(ErrorKind::BigOutput) => EngineError::Broken(
-            "amc_ace_big_output although the buffer was sized for the worst case".into(),
-        ),
-        CError::Status(kind) => EngineError::Rejected(Some(kind)),
-        CError::TooLong { length, limit } => {
-            EngineError::Unsupported(format!("{length} elements exceed its limit of {limit}"))
-        }
-        CError::FlagsLength => {
-            EngineError::Unsupported("uppercase flags and input differ in length".into())
-        }
-        CError::UnknownStatus(code) => {
-            EngineError::Broken(format!("returned status {code}, not an amc_ace_status"))
-        }
-    }
+    super::rfc_c::c_sample_error(error, "amc_ace")
 }
 
 impl Engine for AmcC {

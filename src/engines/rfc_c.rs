@@ -12,11 +12,14 @@ use crate::punycode::ErrorKind;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RfcC;
 
-fn converted(error: CError) -> EngineError {
+/// What a C sample's failure means for the harness. Its buffers are sized
+/// for the worst case, so `big_output` is a defect; `prefix` is the one of
+/// the sample's status names (`punycode`, `amc_ace`), for messages.
+pub(super) fn c_sample_error(error: CError, prefix: &str) -> EngineError {
     match error {
-        CError::Status(ErrorKind::BigOutput) => EngineError::Broken(
-            "punycode_big_output although the buffer was sized for the worst case".into(),
-        ),
+        CError::Status(ErrorKind::BigOutput) => EngineError::Broken(format!(
+            "{prefix}_big_output although the buffer was sized for the worst case"
+        )),
         CError::Status(kind) => EngineError::Rejected(Some(kind)),
         CError::TooLong { length, limit } => {
             EngineError::Unsupported(format!("{length} elements exceed its limit of {limit}"))
@@ -25,9 +28,13 @@ fn converted(error: CError) -> EngineError {
             EngineError::Unsupported("case flags and input differ in length".into())
         }
         CError::UnknownStatus(code) => {
-            EngineError::Broken(format!("returned status {code}, not a punycode_status"))
+            EngineError::Broken(format!("returned status {code}, not a {prefix}_status"))
         }
     }
+}
+
+fn converted(error: CError) -> EngineError {
+    c_sample_error(error, "punycode")
 }
 
 impl Engine for RfcC {
