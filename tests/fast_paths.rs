@@ -2,8 +2,9 @@
 //! O(n log n)) return exactly what the plain reading of RFC 3492 section 6
 //! returns (`encode_naive`, `decode_naive`): the same output, flags, error,
 //! error position and overflow check, on both sides of the short-label
-//! threshold (64 elements), with and without output limits, and where a sum
-//! computed at once passes `maxint` in the middle of a long input.
+//! thresholds (64 code points to encode, 64 and 256 bytes to decode), with
+//! and without output limits, and where a sum computed at once passes
+//! `maxint` in the middle of a long input.
 
 use proptest::prelude::*;
 use punycheck::c_reference;
@@ -77,6 +78,33 @@ proptest! {
             // A truncated encoding ends inside a delta, or decodes to less.
             let cut = cut.index(encoded.len() + 1);
             same_decode(&encoded[..cut], limit)?;
+        }
+    }
+
+    /// The label decoder (at most 64 bytes) reads most integers four digits
+    /// at a time: integers of every length, mixed-case digits (the flags),
+    /// literal portions, every cut, and single bytes changed.
+    #[test]
+    fn label_decode_matches_naive(
+        input in prop::collection::vec(
+            prop_oneof![0u32..0x80, 0x80u32..0x800, 0x800u32..0x11_0000, 0x8000_0000u32..=u32::MAX],
+            0..24,
+        ),
+        upper in prop::collection::vec(any::<bool>(), 24),
+        limit in prop_oneof![Just(u32::MAX), 0u32..70],
+        cut in any::<prop::sample::Index>(),
+        change in any::<prop::sample::Index>(),
+        byte in prop::sample::select(b"-aAzZ09\x80\xff".to_vec()),
+    ) {
+        let encoded = punycode::encode(&input, Some(&upper[..input.len()])).ok();
+        if let Some(encoded) = encoded.filter(|e| e.len() <= 64) {
+            same_decode(&encoded, limit)?;
+            same_decode(&encoded[..cut.index(encoded.len() + 1)], limit)?;
+            if !encoded.is_empty() {
+                let mut changed = encoded.clone();
+                changed[change.index(encoded.len())] = byte;
+                same_decode(&changed, limit)?;
+            }
         }
     }
 

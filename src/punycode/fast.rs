@@ -3,6 +3,7 @@
 //! docs of [`super`], section "Performance").
 
 use super::fenwick::Marks;
+use super::label;
 use super::{
     BASE, BadInputReason, DAMP, DELIMITER, Decoded, Error, INITIAL_BIAS, INITIAL_N, OverflowCheck,
     SKEW, T_MAX, T_MIN, check_length, is_basic, threshold,
@@ -18,10 +19,10 @@ const SHORT: usize = 64;
 const SHORT_DECODE: usize = 256;
 
 /// Marks a byte without a digit value in [`DIGIT_VALUES`].
-const NO_DIGIT: u8 = u8::MAX;
+pub(super) const NO_DIGIT: u8 = u8::MAX;
 
 /// The digit value of every byte (section 5), [`NO_DIGIT`] for none.
-static DIGIT_VALUES: [u8; 256] = {
+pub(super) static DIGIT_VALUES: [u8; 256] = {
     let mut table = [NO_DIGIT; 256];
     let mut d = 0;
     while d < 26 {
@@ -74,7 +75,7 @@ static RECIPROCALS: [u64; SHORT + 2] = {
 
 /// `x div d`, through [`RECIPROCALS`] when `d` is a short label's length.
 #[inline]
-fn divide(x: u32, d: u32) -> u32 {
+pub(super) fn divide(x: u32, d: u32) -> u32 {
     match RECIPROCALS.get(d as usize) {
         Some(&m) if d > 1 => ((u128::from(x) * u128::from(m)) >> 64) as u32,
         _ => x / d,
@@ -118,13 +119,38 @@ static ADAPT_RECIPROCALS: [u64; 6] = {
     table
 };
 
-/// [`super::adapt`] without branches that depend on the data: its loop is
-/// counted with comparisons and done as one multiplication, its divisions
-/// by variables go through reciprocals, and its last one is looked up.
+/// The bias after the damping and the `delta div numpoints` of adapt(), for
+/// every such `delta` that takes at most one round of its loop: a lookup
+/// instead of the loop's comparisons, multiplications and tail, which all
+/// lie on the decoder's critical path from one delta to the next.
+static ADAPT_SHORT: [u8; ADAPT_STEPS[1] as usize + 1] = {
+    let mut table = [0; ADAPT_STEPS[1] as usize + 1];
+    let mut delta = 0;
+    while delta < table.len() {
+        let (rounds, rest) = if delta as u32 > ADAPT_LOOP_END {
+            (1, delta as u32 / (BASE - T_MIN))
+        } else {
+            (0, delta as u32)
+        };
+        // At most base + 35, so the narrowing is exact.
+        table[delta] = (BASE * rounds + ADAPT_TAIL[rest as usize] as u32) as u8;
+        delta += 1;
+    }
+    table
+};
+
+/// [`super::adapt`], looked up in [`ADAPT_SHORT`] for the deltas short
+/// labels have, and otherwise without branches that depend on the data: its
+/// loop is counted with comparisons and done as one multiplication, its
+/// divisions by variables go through reciprocals, and its last one is
+/// looked up.
 #[inline]
-fn adapt(delta: u32, numpoints: u32, firsttime: bool) -> u32 {
+pub(super) fn adapt(delta: u32, numpoints: u32, firsttime: bool) -> u32 {
     let mut delta = if firsttime { delta / DAMP } else { delta / 2 };
     delta += divide(delta, numpoints);
+    if let Some(&bias) = ADAPT_SHORT.get(delta as usize) {
+        return u32::from(bias);
+    }
     let divisions = ADAPT_STEPS.iter().filter(|&&limit| delta > limit).count();
     if divisions > 0 {
         let reciprocal = ADAPT_RECIPROCALS[divisions];
@@ -412,6 +438,9 @@ pub(super) fn decode(input: &[u8], max_out: u32, output: &mut Decoded) -> Result
 }
 
 fn decode_inner(input: &[u8], max_out: u32, output: &mut Decoded) -> Result<(), Error> {
+    if input.len() <= label::LABEL {
+        return label::decode(input, max_out, output);
+    }
     check_length(input.len())?;
     // As in section 6.2: the literal portion ends at the last delimiter; one
     // at position 0 starts none and is left to fail as a digit.
@@ -497,41 +526,7 @@ fn insertions(
     let mut pos = if b > 0 { b + 1 } else { 0 };
     while pos < input.len() {
         let oldi = i;
-        let mut w: u32 = 1;
-        let mut k = BASE;
-        loop {
-            let Some(&c) = input.get(pos) else {
-                return Err(Error::BadInput {
-                    position: pos,
-                    reason: BadInputReason::UnexpectedEnd,
-                });
-            };
-            let digit = DIGIT_VALUES[usize::from(c)];
-            if digit == NO_DIGIT {
-                return Err(Error::BadInput {
-                    position: pos,
-                    reason: BadInputReason::NotADigit,
-                });
-            }
-            let digit = u32::from(digit);
-            i = digit
-                .checked_mul(w)
-                .and_then(|add| i.checked_add(add))
-                .ok_or(Error::Overflow {
-                    check: OverflowCheck::DecodeDigit,
-                    position: pos,
-                })?;
-            pos += 1;
-            let t = threshold(k, bias);
-            if digit < t {
-                break;
-            }
-            w = w.checked_mul(BASE - t).ok_or(Error::Overflow {
-                check: OverflowCheck::DecodeWeight,
-                position: pos - 1,
-            })?;
-            k += BASE;
-        }
+        (i, pos) = read_delta(input, pos, i, bias)?;
         bias = adapt(i - oldi, len + 1, oldi == 0);
         let wraps = divide(i, len + 1);
         n = n.checked_add(wraps).ok_or(Error::Overflow {
@@ -547,6 +542,53 @@ fn insertions(
         i += 1;
     }
     Ok(())
+}
+
+/// Reads one generalized variable-length integer (section 6.2's inner loop)
+/// from `input[pos..]` with `bias`, adding it to `i`: returns the new `i` and
+/// the position after its last digit, or the RFC's error at its exact point.
+#[inline(always)]
+pub(super) fn read_delta(
+    input: &[u8],
+    mut pos: usize,
+    mut i: u32,
+    bias: u32,
+) -> Result<(u32, usize), Error> {
+    let mut w: u32 = 1;
+    let mut k = BASE;
+    loop {
+        let Some(&c) = input.get(pos) else {
+            return Err(Error::BadInput {
+                position: pos,
+                reason: BadInputReason::UnexpectedEnd,
+            });
+        };
+        let digit = DIGIT_VALUES[usize::from(c)];
+        if digit == NO_DIGIT {
+            return Err(Error::BadInput {
+                position: pos,
+                reason: BadInputReason::NotADigit,
+            });
+        }
+        let digit = u32::from(digit);
+        i = digit
+            .checked_mul(w)
+            .and_then(|add| i.checked_add(add))
+            .ok_or(Error::Overflow {
+                check: OverflowCheck::DecodeDigit,
+                position: pos,
+            })?;
+        pos += 1;
+        let t = threshold(k, bias);
+        if digit < t {
+            return Ok((i, pos));
+        }
+        w = w.checked_mul(BASE - t).ok_or(Error::Overflow {
+            check: OverflowCheck::DecodeWeight,
+            position: pos - 1,
+        })?;
+        k += BASE;
+    }
 }
 
 #[cfg(test)]

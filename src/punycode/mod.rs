@@ -23,8 +23,11 @@
 //! reference) in O(n log n):
 //!
 //! - short input allocates nothing but the result: the encoder keeps its
-//!   positions in one `u64` bitmask (up to 64 code points), and the decoder
-//!   inserts straight into its output (up to 256 bytes of Punycode);
+//!   positions in one `u64` bitmask (up to 64 code points); the decoder
+//!   decodes labels (up to 64 bytes of Punycode) nearly without branches
+//!   that depend on the data, reading most integers four digits at once and
+//!   placing the code points through a bitmask of free slots (`label.rs`),
+//!   and inserts straight into its output up to 256 bytes;
 //! - the encoder sorts the non-basic code points once and counts the smaller
 //!   code points before each one with a Fenwick tree;
 //! - the decoder runs section 6.2's arithmetic first, recording each
@@ -39,6 +42,7 @@ use std::fmt;
 
 mod fast;
 mod fenwick;
+mod label;
 mod simple;
 
 /// `base`, the number of digit values (RFC 3492 section 5).

@@ -1,0 +1,426 @@
+//! The decoder for labels: Punycode of at most [`LABEL`] bytes, the size of
+//! every DNS label, decoded with almost no branch that depends on the data.
+//!
+//! Section 6.2 read literally spends most of a label's time in branches the
+//! processor cannot predict: where each variable-length integer ends, and the
+//! size of each insertion's `memmove`. This path removes both:
+//!
+//! - one pass maps the input to digit values and bit masks (delimiters,
+//!   uppercase letters, non-ASCII bytes);
+//! - each integer of up to [`WINDOW`] digits is read at once: the digits
+//!   below their thresholds are found by comparing eight bytes in one word
+//!   (the thresholds depend only on the bias, and are tabled), and the first
+//!   of them ends the integer; integers that are longer, run off the input,
+//!   hold a non-digit or could overflow go through [`read_delta`], which
+//!   fails exactly where the RFC does;
+//! - the insertions are recorded, then placed from the last to the first into
+//!   a 64-bit mask of free slots, each in the free slot of its rank
+//!   ([`select`]), as the long path does with its Fenwick tree.
+
+use super::fast::{DIGIT_VALUES, NO_DIGIT, adapt, divide, read_delta};
+use super::{
+    BASE, BadInputReason, DELIMITER, Decoded, Error, INITIAL_BIAS, INITIAL_N, OverflowCheck, T_MAX,
+    T_MIN,
+};
+
+/// Punycode of at most this many bytes is decoded here: every set of
+/// positions fits in one `u64`.
+pub(super) const LABEL: usize = 64;
+
+/// How many digits one integer may have to be read at once: four cover
+/// nearly every integer of a label (the first is typically three or four
+/// digits, the others one or two).
+const WINDOW: usize = 4;
+
+/// The high bit of every byte of a 64-bit word.
+const HIGH: u64 = 0x8080_8080_8080_8080;
+/// The low bit of every byte of a 64-bit word.
+const LOW: u64 = 0x0101_0101_0101_0101;
+/// The high bit of every byte of a 32-bit word.
+const HIGH_32: u32 = 0x8080_8080;
+
+/// [`CLASSES`] of a byte that is no digit.
+const NOT_DIGIT: u8 = 0x80;
+/// With [`NOT_DIGIT`]: the byte is the delimiter.
+const IS_DELIMITER: u8 = 0x01;
+/// With [`NOT_DIGIT`]: the byte is not ASCII.
+const NOT_ASCII: u8 = 0x02;
+/// With a digit value: the byte is an uppercase letter.
+const IS_UPPER: u8 = 0x40;
+/// The bits of [`CLASSES`] that hold a digit value.
+const VALUE: u8 = 0x3F;
+
+/// Everything the label path needs of a byte, in one: its digit value
+/// ([`VALUE`]) with [`IS_UPPER`], or [`NOT_DIGIT`] with [`IS_DELIMITER`] and
+/// [`NOT_ASCII`].
+static CLASSES: [u8; 256] = {
+    let mut table = [NOT_DIGIT; 256];
+    let mut c = 0;
+    while c < 256 {
+        let value = DIGIT_VALUES[c];
+        table[c] = if value != NO_DIGIT {
+            value
+                | if (c as u8).is_ascii_uppercase() {
+                    IS_UPPER
+                } else {
+                    0
+                }
+        } else if c as u8 == DELIMITER {
+            NOT_DIGIT | IS_DELIMITER
+        } else if c >= 0x80 {
+            NOT_DIGIT | NOT_ASCII
+        } else {
+            NOT_DIGIT
+        };
+        c += 1;
+    }
+    table
+};
+
+/// What reading an integer at once needs to know of a bias.
+#[derive(Clone, Copy)]
+struct Thresholds {
+    /// Byte `j` is `t - 1` for digit `j`: a digit ends the integer when it is
+    /// at most that.
+    last_digit_max: u32,
+    /// The weights of digits 1 to 3: products of `base - t` over the digits
+    /// before (at most 35^3, so no sum of four digits overflows).
+    weights: [u32; WINDOW - 1],
+}
+
+/// More than the largest bias adapt() returns (at most five divisions of
+/// `BASE` each, and a last term below `BASE`; checked in the tests), so that
+/// a bias indexes [`THRESHOLDS`] as a byte, without a bounds check.
+const BIASES: usize = 256;
+
+/// [`Thresholds`] for every bias.
+static THRESHOLDS: [Thresholds; BIASES] = {
+    let mut table = [Thresholds {
+        last_digit_max: 0,
+        weights: [0; WINDOW - 1],
+    }; BIASES];
+    let mut bias = 0;
+    while bias < BIASES {
+        let mut weight = 1;
+        let mut j = 0;
+        while j < WINDOW {
+            // threshold(k, bias) for k = base * (j + 1), as a const.
+            let k = BASE * (j as u32 + 1);
+            let b = bias as u32;
+            let t = if k <= b {
+                T_MIN
+            } else if k >= b + T_MAX {
+                T_MAX
+            } else {
+                k - b
+            };
+            table[bias].last_digit_max |= (t - 1) << (8 * j);
+            if j > 0 {
+                table[bias].weights[j - 1] = weight;
+            }
+            weight *= BASE - t;
+            j += 1;
+        }
+        bias += 1;
+    }
+    table
+};
+
+/// `SELECT_IN_BYTE[b][r]`: the position of the set bit of `b` with `r` set
+/// bits below it (0 when there is none).
+static SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut table = [[0; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut rank = 0;
+        let mut bit = 0;
+        while bit < 8 {
+            if b & (1 << bit) != 0 {
+                table[b][rank] = bit as u8;
+                rank += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// One bit per byte of `word` (its bit 0), gathered into the low byte.
+#[inline]
+fn gather(word: u64) -> u64 {
+    ((word & LOW).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+}
+
+/// Free slots, below 64: a bit each, and per byte of bits how many are free
+/// up to its end.
+struct Slots {
+    free: u64,
+    /// Byte `j` counts the free slots below `8j + 8` (at most 64, so the
+    /// bytes never carry into each other).
+    prefix: u64,
+}
+
+impl Slots {
+    /// Slots `0..total` free.
+    fn new(total: usize) -> Self {
+        let free = u64::MAX.checked_shr(64 - total as u32).unwrap_or(0);
+        let mut counts = free - ((free >> 1) & 0x5555_5555_5555_5555);
+        counts = (counts & 0x3333_3333_3333_3333) + ((counts >> 2) & 0x3333_3333_3333_3333);
+        counts = (counts + (counts >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+        Slots {
+            free,
+            prefix: counts.wrapping_mul(LOW),
+        }
+    }
+
+    /// Takes the free slot with `rank` free slots before it (`rank` must be
+    /// below the number of free slots), without branches: a chain of a few
+    /// instructions, as the placement takes one slot after the other.
+    #[inline]
+    fn take(&mut self, rank: u32) -> u32 {
+        // The high bit of byte j is set where prefix j <= rank (no byte
+        // borrows: both are below 128). Those are the bytes before the
+        // slot's, and as the prefixes grow, they come first.
+        let passed = (((u64::from(rank) * LOW) | HIGH) - self.prefix) & HIGH;
+        // Bit 63 stands in for the last byte, which is never passed when
+        // `rank` is in range; it keeps the shift below 64 when it is not.
+        let shift = ((passed ^ HIGH) | 1 << 63).trailing_zeros() & !7;
+        let before = ((self.prefix << 8) >> shift) & 0xFF;
+        let bits = (self.free >> shift) & 0xFF;
+        let within = rank.wrapping_sub(before as u32) as usize % 8;
+        let slot = shift + u32::from(SELECT_IN_BYTE[bits as usize][within]);
+        self.free &= !(1 << slot);
+        // One fewer free slot below the end of this byte and every later one.
+        self.prefix = self.prefix.wrapping_sub(LOW << shift);
+        slot
+    }
+
+    /// Takes the lowest free slot.
+    #[inline]
+    fn take_first(&mut self) -> u32 {
+        let slot = self.free.trailing_zeros();
+        self.free &= self.free.wrapping_sub(1);
+        slot
+    }
+}
+
+/// The [`CLASSES`] of the input, padded with [`NOT_DIGIT`] (to twice its
+/// longest, so that indexing by a remainder needs no bounds check).
+type Classes = [u8; 2 * LABEL];
+
+/// Reads the integer at `classes[pos..]` at once: the integer and its number
+/// of digits, or `None` when it must be read digit by digit (more than
+/// [`WINDOW`] digits, or a non-digit or the end of the input before its last
+/// digit).
+///
+/// This lies on the chain from one bias to the next, so it is written for
+/// latency: the four candidate sums are formed while the end is found, then
+/// one is selected.
+#[inline]
+fn read_window(classes: &Classes, pos: usize, bias: u32) -> Option<(u32, usize)> {
+    debug_assert!(pos < LABEL && (bias as usize) < BIASES);
+    let thresholds = &THRESHOLDS[usize::from(bias as u8)];
+    let window = &classes[pos % LABEL..][..WINDOW];
+    let word = u32::from_le_bytes(window.try_into().ok()?);
+    // Digit values; a non-digit reads as some value, but is caught below
+    // whenever it comes at or before the last digit.
+    let values = word & u32::from_le_bytes([VALUE; 4]);
+    let ends = ((thresholds.last_digit_max | HIGH_32) - values) & HIGH_32;
+    // Every bit up to the high bit of the last digit's byte.
+    let through = ends ^ ends.wrapping_sub(1);
+    if ends == 0 || word & HIGH_32 & through != 0 {
+        return None;
+    }
+    let [w1, w2, w3] = thresholds.weights;
+    let one = values & 0xFF;
+    let two = one + ((values >> 8) & 0xFF) * w1;
+    let three = two + ((values >> 16) & 0xFF) * w2;
+    let four = three + (values >> 24) * w3;
+    // Which candidate is a guess the processor cannot make, so select
+    // without branches.
+    let pick = |end: u32, this: (u32, usize), later: (u32, usize)| {
+        std::hint::select_unpredictable(ends & end != 0, this, later)
+    };
+    let (delta, digits) = pick(
+        0x80,
+        (one, 1),
+        pick(0x8000, (two, 2), pick(0x80_0000, (three, 3), (four, 4))),
+    );
+    Some((delta, digits))
+}
+
+/// Decodes `input` (at most [`LABEL`] bytes) into `output`, which must be
+/// empty; same results as [`super::fast`]'s general paths.
+pub(super) fn decode(input: &[u8], max_out: u32, output: &mut Decoded) -> Result<(), Error> {
+    let mut classes: Classes = [NOT_DIGIT; 2 * LABEL];
+    for (class, &c) in classes.iter_mut().zip(input) {
+        *class = CLASSES[usize::from(c)];
+    }
+    let mut upper = 0u64;
+    let mut delimiters = 0u64;
+    let mut non_ascii = 0u64;
+    for (k, chunk) in classes.chunks_exact(8).take(LABEL / 8).enumerate() {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        let not_digit = word >> 7;
+        // Non-digits have no IS_UPPER bit.
+        upper |= gather(word >> 6) << (8 * k);
+        delimiters |= gather(not_digit & word) << (8 * k);
+        non_ascii |= gather(not_digit & (word >> 1)) << (8 * k);
+    }
+    // As in section 6.2: the literal portion ends at the last delimiter; one
+    // at position 0 starts none and is left to fail as a digit.
+    let b = match delimiters {
+        0 => 0,
+        _ => 63 - delimiters.leading_zeros() as usize,
+    };
+    if b > max_out as usize {
+        return Err(Error::BigOutput);
+    }
+    let in_literal = non_ascii & ((1 << b) - 1);
+    if in_literal != 0 {
+        return Err(Error::BadInput {
+            position: in_literal.trailing_zeros() as usize,
+            reason: BadInputReason::NonBasicInLiteral,
+        });
+    }
+
+    // Section 6.2's main loop, recording each insertion instead of making
+    // it: where (`at`, below 64, with the case flag as IS_UPPER) and what.
+    let mut at = [0u8; LABEL];
+    let mut code_point = [0u32; LABEL];
+    let mut count = 0;
+    let mut n = INITIAL_N;
+    let mut i: u32 = 0;
+    let mut bias = INITIAL_BIAS;
+    let mut len = b as u32;
+    let mut pos = if b > 0 { b + 1 } else { 0 };
+    while pos < input.len() {
+        let oldi = i;
+        // At most 35 * (1 + 35 + 35^2 + 35^3) from a window, which cannot
+        // take i (at most 64 here) past maxint.
+        let delta = match read_window(&classes, pos, bias) {
+            Some((delta, digits)) => {
+                pos += digits;
+                i += delta;
+                delta
+            }
+            None => {
+                (i, pos) = read_delta(input, pos, i, bias)?;
+                i - oldi
+            }
+        };
+        bias = adapt(delta, len + 1, oldi == 0);
+        let wraps = divide(i, len + 1);
+        n = n.checked_add(wraps).ok_or(Error::Overflow {
+            check: OverflowCheck::DecodeCodePoint,
+            position: pos - 1,
+        })?;
+        i -= wraps * (len + 1);
+        if len >= max_out {
+            return Err(Error::BigOutput);
+        }
+        // Each insertion reads at least one byte, so count < LABEL, and
+        // i <= len < LABEL.
+        // The remainders only spare bounds checks: count < LABEL, and pos
+        // is at most LABEL + WINDOW.
+        at[count % LABEL] = i as u8 | (classes[(pos - 1) % (2 * LABEL)] & IS_UPPER);
+        code_point[count % LABEL] = n;
+        count += 1;
+        len += 1;
+        i += 1;
+    }
+
+    // Placement, from the last insertion to the first: only later ones moved
+    // an insertion, so it goes to the free slot with `at` free slots before
+    // it; the literal portion fills the slots left, in order.
+    let total = b + count;
+    let mut slots = Slots::new(total);
+    let mut placed = [0u32; LABEL];
+    let mut flags = 0u64;
+    for (&step, &n) in at[..count].iter().zip(&code_point[..count]).rev() {
+        let slot = slots.take(u32::from(step & !IS_UPPER));
+        placed[slot as usize % LABEL] = n;
+        flags |= u64::from(step & IS_UPPER != 0) << slot;
+    }
+    for (j, &c) in input[..b].iter().enumerate() {
+        let slot = slots.take_first();
+        placed[slot as usize % LABEL] = u32::from(c);
+        flags |= ((upper >> j) & 1) << slot;
+    }
+    output.code_points.extend_from_slice(&placed[..total]);
+    output
+        .flags
+        .extend((0..total).map(|slot| (flags >> slot) & 1 != 0));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots_take_every_rank() {
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        for total in 0..=LABEL {
+            for _ in 0..20 {
+                let mut slots = Slots::new(total);
+                let mut free: Vec<u32> = (0..total as u32).collect();
+                while !free.is_empty() {
+                    rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    let rank = (rng >> 33) as usize % free.len();
+                    assert_eq!(slots.take(rank as u32), free.remove(rank), "total {total}");
+                }
+                assert_eq!(slots.free, 0);
+            }
+        }
+    }
+
+    #[test]
+    fn classes_agree_with_the_rfc_functions() {
+        for c in 0..=255u8 {
+            let class = CLASSES[usize::from(c)];
+            match super::super::digit_value(c) {
+                Some(value) => {
+                    assert_eq!(u32::from(class & VALUE), value);
+                    assert_eq!(class & IS_UPPER != 0, c.is_ascii_uppercase());
+                    assert_eq!(class & NOT_DIGIT, 0);
+                }
+                None => {
+                    assert_eq!(class & !(IS_DELIMITER | NOT_ASCII), NOT_DIGIT);
+                    assert_eq!(class & IS_DELIMITER != 0, c == DELIMITER);
+                    assert_eq!(class & NOT_ASCII != 0, !c.is_ascii());
+                }
+            }
+        }
+        for bits in 0..=255u64 {
+            let spread = (0..8).map(|j| ((bits >> j) & 1) << (8 * j)).sum::<u64>();
+            assert_eq!(gather(spread | (spread << 3) | HIGH), bits);
+        }
+    }
+
+    #[test]
+    fn thresholds_table_matches_the_rfc() {
+        // Every bias adapt() can return is in the table.
+        let most = (0..=u32::MAX)
+            .step_by(4099)
+            .chain([u32::MAX])
+            .flat_map(|delta| [adapt(delta, 1, false), adapt(delta, 1, true)])
+            .max();
+        assert!(
+            most.is_some_and(|bias| (bias as usize) < BIASES),
+            "{most:?}"
+        );
+        for (bias, entry) in THRESHOLDS.iter().enumerate() {
+            let mut weight = 1;
+            for j in 0..WINDOW {
+                let t = super::super::threshold(BASE * (j as u32 + 1), bias as u32);
+                assert_eq!((entry.last_digit_max >> (8 * j)) & 0xFF, t - 1);
+                if j > 0 {
+                    assert_eq!(entry.weights[j - 1], weight);
+                }
+                weight *= BASE - t;
+            }
+        }
+    }
+}
