@@ -183,16 +183,18 @@ impl Slots {
         // borrows: both are below 128). Those are the bytes before the
         // slot's, and as the prefixes grow, they come first.
         let passed = (((u64::from(rank) * LOW) | HIGH) - self.prefix) & HIGH;
+        let not_passed = passed ^ HIGH;
         // Bit 63 stands in for the last byte, which is never passed when
         // `rank` is in range; it keeps the shift below 64 when it is not.
-        let shift = ((passed ^ HIGH) | 1 << 63).trailing_zeros() & !7;
+        let shift = (not_passed | 1 << 63).trailing_zeros() & !7;
         let before = ((self.prefix << 8) >> shift) & 0xFF;
         let bits = (self.free >> shift) & 0xFF;
         let within = rank.wrapping_sub(before as u32) as usize % 8;
         let slot = shift + u32::from(SELECT_IN_BYTE[bits as usize][within]);
         self.free &= !(1 << slot);
-        // One fewer free slot below the end of this byte and every later one.
-        self.prefix = self.prefix.wrapping_sub(LOW << shift);
+        // One fewer free slot below the end of the slot's byte and of every
+        // later one: the bytes not passed.
+        self.prefix = self.prefix.wrapping_sub(not_passed >> 7);
         slot
     }
 
