@@ -2,20 +2,25 @@
 //! every DNS label, decoded with almost no branch that depends on the data.
 //!
 //! Section 6.2 read literally spends most of a label's time in branches the
-//! processor cannot predict: where each variable-length integer ends, and the
-//! size of each insertion's `memmove`. This path removes both:
+//! processor cannot predict (where each variable-length integer ends, and
+//! the size of each insertion's `memmove`) and in the chain of latencies
+//! from one bias to the next. This path removes the branches and shortens
+//! the chain:
 //!
-//! - one pass maps the input to digit values and bit masks (delimiters,
-//!   uppercase letters, non-ASCII bytes);
+//! - one pass maps the input to [`CLASSES`] (digit value and case, or
+//!   delimiter and non-ASCII), and bit masks of them;
 //! - each integer of up to [`WINDOW`] digits is read at once: the digits
-//!   below their thresholds are found by comparing eight bytes in one word
-//!   (the thresholds depend only on the bias, and are tabled), and the first
-//!   of them ends the integer; integers that are longer, run off the input,
-//!   hold a non-digit or could overflow go through [`read_delta`], which
-//!   fails exactly where the RFC does;
+//!   below their thresholds are found by comparing four bytes in one word
+//!   (the thresholds depend only on the bias, and are tabled), the first of
+//!   them ends the integer, and the sum is selected without a branch;
+//!   integers that are longer, or hold a non-digit or the end of the input
+//!   before their last digit, go through [`read_delta`], which fails exactly
+//!   where the RFC does (no window can overflow: four digits sum to at most
+//!   35 * (1 + 35 + 35^2 + 35^3));
+//! - adapt() is looked up for the deltas labels have (`fast::ADAPT_SHORT`);
 //! - the insertions are recorded, then placed from the last to the first into
 //!   a 64-bit mask of free slots, each in the free slot of its rank
-//!   ([`select`]), as the long path does with its Fenwick tree.
+//!   ([`Slots::take`]), as the long path does with its Fenwick tree.
 
 use super::fast::{DIGIT_VALUES, NO_DIGIT, adapt, divide, read_delta};
 use super::{
@@ -322,10 +327,9 @@ pub(super) fn decode(input: &[u8], max_out: u32, output: &mut Decoded) -> Result
         if len >= max_out {
             return Err(Error::BigOutput);
         }
-        // Each insertion reads at least one byte, so count < LABEL, and
-        // i <= len < LABEL.
-        // The remainders only spare bounds checks: count < LABEL, and pos
-        // is at most LABEL + WINDOW.
+        // Each insertion reads at least one byte, so count < LABEL and
+        // i <= len < LABEL; pos is at most LABEL. The remainders only spare
+        // bounds checks.
         at[count % LABEL] = i as u8 | (classes[(pos - 1) % (2 * LABEL)] & IS_UPPER);
         code_point[count % LABEL] = n;
         count += 1;
