@@ -24,8 +24,8 @@
 
 use super::fast::{DIGIT_VALUES, NO_DIGIT, adapt, divide, read_delta};
 use super::{
-    BASE, BadInputReason, DELIMITER, Decoded, Error, INITIAL_BIAS, INITIAL_N, OverflowCheck, T_MAX,
-    T_MIN,
+    BASE, BadInputReason, DELIMITER, Decoded, Error, INITIAL_BIAS, INITIAL_N, OverflowCheck,
+    threshold,
 };
 
 /// Punycode of at most this many bytes is decoded here: every set of
@@ -109,16 +109,7 @@ static THRESHOLDS: [Thresholds; BIASES] = {
         let mut weight = 1;
         let mut j = 0;
         while j < WINDOW {
-            // threshold(k, bias) for k = base * (j + 1), as a const.
-            let k = BASE * (j as u32 + 1);
-            let b = bias as u32;
-            let t = if k <= b {
-                T_MIN
-            } else if k >= b + T_MAX {
-                T_MAX
-            } else {
-                k - b
-            };
+            let t = threshold(BASE * (j as u32 + 1), bias as u32);
             table[bias].last_digit_max |= (t - 1) << (8 * j);
             if j > 0 {
                 table[bias].weights[j - 1] = weight;

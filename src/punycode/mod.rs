@@ -256,7 +256,7 @@ pub fn adapt(delta: u32, numpoints: u32, firsttime: bool) -> u32 {
 
 /// The threshold `t` for position `k` (sections 6.2 and 6.3; "+ tmin" omitted
 /// as the RFC allows).
-pub fn threshold(k: u32, bias: u32) -> u32 {
+pub const fn threshold(k: u32, bias: u32) -> u32 {
     if k <= bias {
         T_MIN
     } else if k >= bias + T_MAX {
