@@ -75,7 +75,7 @@ static RECIPROCALS: [u64; SHORT + 2] = {
 
 /// `x div d`, through [`RECIPROCALS`] when `d` is a short label's length.
 #[inline]
-pub(super) fn divide(x: u32, d: u32) -> u32 {
+fn divide(x: u32, d: u32) -> u32 {
     match RECIPROCALS.get(d as usize) {
         Some(&m) if d > 1 => ((u128::from(x) * u128::from(m)) >> 64) as u32,
         _ => x / d,
@@ -145,7 +145,7 @@ static ADAPT_SHORT: [u8; ADAPT_STEPS[1] as usize + 1] = {
 /// divisions by variables go through reciprocals, and its last one is
 /// looked up.
 #[inline]
-pub(super) fn adapt(delta: u32, numpoints: u32, firsttime: bool) -> u32 {
+fn adapt(delta: u32, numpoints: u32, firsttime: bool) -> u32 {
     let mut delta = if firsttime { delta / DAMP } else { delta / 2 };
     delta += divide(delta, numpoints);
     if let Some(&bias) = ADAPT_SHORT.get(delta as usize) {
@@ -470,10 +470,16 @@ fn decode_short(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> R
     flags.reserve(input.len());
     code_points.extend(input[..b].iter().map(|&c| u32::from(c)));
     flags.extend(input[..b].iter().map(u8::is_ascii_uppercase));
-    insertions(input, b, max_out, |i, n, flag| {
-        code_points.insert(i as usize, n);
-        flags.insert(i as usize, flag);
-    })
+    insertions(
+        input,
+        b,
+        max_out,
+        |_, _, _| None,
+        |i, n, flag| {
+            code_points.insert(i as usize, n);
+            flags.insert(i as usize, flag);
+        },
+    )
 }
 
 /// Long input: records every insertion, then places them from the last to
@@ -483,10 +489,16 @@ fn decode_short(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> R
 fn decode_long(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> Result<(), Error> {
     let mut steps: Vec<(u32, u32)> = Vec::new();
     let mut step_flags: Vec<bool> = Vec::new();
-    insertions(input, b, max_out, |i, n, flag| {
-        steps.push((i, n));
-        step_flags.push(flag);
-    })?;
+    insertions(
+        input,
+        b,
+        max_out,
+        |_, _, _| None,
+        |i, n, flag| {
+            steps.push((i, n));
+            step_flags.push(flag);
+        },
+    )?;
     let total = b + steps.len();
     let Decoded { code_points, flags } = output;
     code_points.resize(total, 0);
@@ -511,11 +523,16 @@ fn decode_long(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> Re
 /// Section 6.2's main loop without its output: calls `insert(i, n, flag)`
 /// for each code point `n` that it inserts at index `i` (at most the current
 /// output length), with errors at exactly the RFC's points.
+///
+/// Each integer is read by `read_at_once(pos, i, bias)` when it can (the new
+/// `i`, the integer, and the position after it; it must fail nowhere), and
+/// otherwise digit by digit by [`read_delta`].
 #[inline(always)]
-fn insertions(
+pub(super) fn insertions(
     input: &[u8],
     b: usize,
     max_out: u32,
+    read_at_once: impl Fn(usize, u32, u32) -> Option<(u32, u32, usize)>,
     mut insert: impl FnMut(u32, u32, bool),
 ) -> Result<(), Error> {
     let mut n = INITIAL_N;
@@ -526,8 +543,15 @@ fn insertions(
     let mut pos = if b > 0 { b + 1 } else { 0 };
     while pos < input.len() {
         let oldi = i;
-        (i, pos) = read_delta(input, pos, i, bias)?;
-        bias = adapt(i - oldi, len + 1, oldi == 0);
+        let delta;
+        (i, delta, pos) = match read_at_once(pos, i, bias) {
+            Some(read) => read,
+            None => {
+                (i, pos) = read_delta(input, pos, i, bias)?;
+                (i, i - oldi, pos)
+            }
+        };
+        bias = adapt(delta, len + 1, oldi == 0);
         let wraps = divide(i, len + 1);
         n = n.checked_add(wraps).ok_or(Error::Overflow {
             check: OverflowCheck::DecodeCodePoint,
@@ -548,12 +572,7 @@ fn insertions(
 /// from `input[pos..]` with `bias`, adding it to `i`: returns the new `i` and
 /// the position after its last digit, or the RFC's error at its exact point.
 #[inline(always)]
-pub(super) fn read_delta(
-    input: &[u8],
-    mut pos: usize,
-    mut i: u32,
-    bias: u32,
-) -> Result<(u32, usize), Error> {
+fn read_delta(input: &[u8], mut pos: usize, mut i: u32, bias: u32) -> Result<(u32, usize), Error> {
     let mut w: u32 = 1;
     let mut k = BASE;
     loop {

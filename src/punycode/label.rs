@@ -14,19 +14,16 @@
 //!   (the thresholds depend only on the bias, and are tabled), the first of
 //!   them ends the integer, and the sum is selected without a branch;
 //!   integers that are longer, or hold a non-digit or the end of the input
-//!   before their last digit, go through [`read_delta`], which fails exactly
-//!   where the RFC does (no window can overflow: four digits sum to at most
-//!   35 * (1 + 35 + 35^2 + 35^3));
+//!   before their last digit, are read digit by digit, failing exactly where
+//!   the RFC does; the rest of section 6.2's loop is the general paths' own
+//!   (`fast::insertions`);
 //! - adapt() is looked up for the deltas labels have (`fast::ADAPT_SHORT`);
 //! - the insertions are recorded, then placed from the last to the first into
 //!   a 64-bit mask of free slots, each in the free slot of its rank
 //!   ([`Slots::take`]), as the long path does with its Fenwick tree.
 
-use super::fast::{DIGIT_VALUES, NO_DIGIT, adapt, divide, read_delta};
-use super::{
-    BASE, BadInputReason, DELIMITER, Decoded, Error, INITIAL_BIAS, INITIAL_N, OverflowCheck,
-    threshold,
-};
+use super::fast::{DIGIT_VALUES, NO_DIGIT, insertions};
+use super::{BASE, BadInputReason, DELIMITER, Decoded, Error, threshold};
 
 /// Punycode of at most this many bytes is decoded here: every set of
 /// positions fits in one `u64`.
@@ -285,48 +282,27 @@ pub(super) fn decode(input: &[u8], max_out: u32, output: &mut Decoded) -> Result
 
     // Section 6.2's main loop, recording each insertion instead of making
     // it: where (`at`, below 64, with the case flag as IS_UPPER) and what.
+    // Each insertion reads at least one byte, so count < LABEL and
+    // i <= len < LABEL; the remainders only spare bounds checks.
     let mut at = [0u8; LABEL];
     let mut code_point = [0u32; LABEL];
     let mut count = 0;
-    let mut n = INITIAL_N;
-    let mut i: u32 = 0;
-    let mut bias = INITIAL_BIAS;
-    let mut len = b as u32;
-    let mut pos = if b > 0 { b + 1 } else { 0 };
-    while pos < input.len() {
-        let oldi = i;
-        // At most 35 * (1 + 35 + 35^2 + 35^3) from a window, which cannot
-        // take i (at most 64 here) past maxint.
-        let delta = match read_window(&classes, pos, bias) {
-            Some((delta, digits)) => {
-                pos += digits;
-                i += delta;
-                delta
-            }
-            None => {
-                (i, pos) = read_delta(input, pos, i, bias)?;
-                i - oldi
-            }
-        };
-        bias = adapt(delta, len + 1, oldi == 0);
-        let wraps = divide(i, len + 1);
-        n = n.checked_add(wraps).ok_or(Error::Overflow {
-            check: OverflowCheck::DecodeCodePoint,
-            position: pos - 1,
-        })?;
-        i -= wraps * (len + 1);
-        if len >= max_out {
-            return Err(Error::BigOutput);
-        }
-        // Each insertion reads at least one byte, so count < LABEL and
-        // i <= len < LABEL; pos is at most LABEL. The remainders only spare
-        // bounds checks.
-        at[count % LABEL] = i as u8 | (classes[(pos - 1) % (2 * LABEL)] & IS_UPPER);
-        code_point[count % LABEL] = n;
-        count += 1;
-        len += 1;
-        i += 1;
-    }
+    insertions(
+        input,
+        b,
+        max_out,
+        |pos, i, bias| {
+            let (delta, digits) = read_window(&classes, pos, bias)?;
+            // A window sums to at most 35 * (1 + 35 + 35^2 + 35^3), which
+            // cannot take i (at most 64 here) past maxint.
+            Some((i.checked_add(delta)?, delta, pos + digits))
+        },
+        |i, n, upper| {
+            at[count % LABEL] = i as u8 | if upper { IS_UPPER } else { 0 };
+            code_point[count % LABEL] = n;
+            count += 1;
+        },
+    )?;
 
     // Placement, from the last insertion to the first: only later ones moved
     // an insertion, so it goes to the free slot with `at` free slots before
@@ -402,7 +378,12 @@ mod tests {
         let most = (0..=u32::MAX)
             .step_by(4099)
             .chain([u32::MAX])
-            .flat_map(|delta| [adapt(delta, 1, false), adapt(delta, 1, true)])
+            .flat_map(|delta| {
+                [
+                    super::super::adapt(delta, 1, false),
+                    super::super::adapt(delta, 1, true),
+                ]
+            })
             .max();
         assert!(
             most.is_some_and(|bias| (bias as usize) < BIASES),
