@@ -69,7 +69,7 @@
 
 use std::fmt;
 
-use crate::punycode::{self, Decoded, ErrorKind};
+use crate::punycode::{self, CaseFlags, Decoded, ErrorKind};
 
 /// `maxint`, the largest value of the integer type (section 6.4 of
 /// RFC 3492, section 6.2 of the draft).
@@ -1042,7 +1042,7 @@ impl Coder {
         }
         let mut decoded = Decoded {
             code_points: Vec::with_capacity(b),
-            flags: Vec::with_capacity(b),
+            flags: CaseFlags::new(),
         };
         for (j, &c) in input[..b].iter().enumerate() {
             if !p.basic.contains_byte(c) {

@@ -408,12 +408,7 @@ fn decode_cmd(
             .map_err(|e| e.to_string())
             .and_then(|d| {
                 if codepoints {
-                    Ok(CodePoints {
-                        values: d.code_points,
-                        flags: d.flags,
-                    }
-                    .to_string()
-                    .into_bytes())
+                    Ok(CodePoints::from(d).to_string().into_bytes())
                 } else {
                     utf8::encode(&d.code_points, mode).map_err(|e| {
                         format!(

@@ -958,14 +958,14 @@ fn difference_flags_of_basic_code_points_after_a_round_trip() {
         through_rfc,
         Decoded {
             code_points: vec![0x41, 0x62, 0xE9],
-            flags: flags.to_vec()
+            flags: flags[..].into()
         }
     );
     assert_eq!(
         through_draft,
         Decoded {
             code_points: input.to_vec(),
-            flags: vec![false, true, true]
+            flags: vec![false, true, true].into()
         }
     );
 }

@@ -153,6 +153,10 @@ unsafe fn encode_with(
     Ok(output)
 }
 
+/// Flag bytes [`decode_with`] keeps on the stack: a label's (at most 64
+/// bytes of Punycode), and the spare element.
+const LABEL_FLAGS: usize = 65;
+
 /// Calls a sample's decoder with buffers sized for the worst case.
 ///
 /// # Safety
@@ -168,10 +172,19 @@ unsafe fn decode_with(decoder: DecodeFn, input: &[u8]) -> Result<Decoded, CError
         });
     }
     // The decoder never outputs more code points than it reads bytes; one
-    // spare element keeps the pointers valid for an empty input.
+    // spare element keeps the pointers valid for an empty input. The flags
+    // are returned as bits, so for a label their bytes stay on the stack
+    // and the one allocation is the result's.
     let capacity = input.len() + 1;
     let mut output: Vec<PunycodeUint> = vec![0; capacity];
-    let mut flags: Vec<c_uchar> = vec![0; capacity];
+    let mut label_flags = [0; LABEL_FLAGS];
+    let mut long_flags = Vec::new();
+    let flags: &mut [c_uchar] = if capacity <= LABEL_FLAGS {
+        &mut label_flags[..capacity]
+    } else {
+        long_flags.resize(capacity, 0);
+        &mut long_flags
+    };
     let mut output_length = input.len() as PunycodeUint;
     // SAFETY: `input` holds `input.len()` readable bytes; `output` and `flags`
     // each have room for `output_length` + 1 elements, and the decoder (by the
@@ -189,10 +202,9 @@ unsafe fn decode_with(decoder: DecodeFn, input: &[u8]) -> Result<Decoded, CError
     status(code)?;
     let length = output_length as usize;
     output.truncate(length);
-    flags.truncate(length);
     Ok(Decoded {
         code_points: output,
-        flags: flags.into_iter().map(|f| f != 0).collect(),
+        flags: flags[..length].iter().map(|&f| f != 0).collect(),
     })
 }
 

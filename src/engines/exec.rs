@@ -35,7 +35,7 @@ use super::{
 };
 use crate::codec::Codec;
 use crate::harness::vectors::{CodePoints, parse_hex};
-use crate::punycode::{Decoded, ErrorKind};
+use crate::punycode::{CaseFlags, Decoded, ErrorKind};
 
 /// The most a program may print on either stream before it counts as broken.
 const MAX_OUTPUT: u64 = 4 << 20;
@@ -372,7 +372,7 @@ impl Engine for Exec {
         }
         let mut decoded = parse_code_point_lines(&run.stdout).map_err(EngineError::Broken)?;
         if !self.annotations {
-            decoded.flags.iter_mut().for_each(|f| *f = false);
+            decoded.flags = CaseFlags::unset(decoded.flags.len());
         }
         Ok(decoded)
     }

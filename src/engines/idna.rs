@@ -4,7 +4,7 @@ use super::{
     Capabilities, CodePointDomain, DecodeResult, EncodeResult, Engine, EngineError, ErrorDetail,
     PunycodeInput,
 };
-use crate::punycode::Decoded;
+use crate::punycode::{CaseFlags, Decoded};
 
 /// `idna::punycode` from the `idna` crate (rust-url), selected as `idna`.
 ///
@@ -55,7 +55,7 @@ impl Engine for Idna {
             Some(chars) => {
                 let code_points: Vec<u32> = chars.into_iter().map(u32::from).collect();
                 Ok(Decoded {
-                    flags: vec![false; code_points.len()],
+                    flags: CaseFlags::unset(code_points.len()),
                     code_points,
                 })
             }

@@ -6,7 +6,7 @@ use super::{
 };
 use crate::codec::Codec;
 use crate::lace;
-use crate::punycode::Decoded;
+use crate::punycode::{CaseFlags, Decoded};
 
 /// punycheck's own LACE ([`crate::lace`], strict decoding), selected as
 /// `cleanroom` among the LACE implementations.
@@ -55,7 +55,7 @@ impl Engine for LaceCleanRoom {
     fn decode(&self, input: &[u8]) -> DecodeResult {
         let code_points = lace::decode(input).map_err(rejected)?;
         Ok(Decoded {
-            flags: vec![false; code_points.len()],
+            flags: CaseFlags::unset(code_points.len()),
             code_points,
         })
     }

@@ -40,7 +40,7 @@ use super::{
 };
 use crate::harness::compare::{self, Request};
 use crate::harness::vectors::Expected;
-use crate::punycode::{self, Decoded, ErrorKind, MAX_DELTA_DIGITS};
+use crate::punycode::{self, CaseFlags, Decoded, ErrorKind, MAX_DELTA_DIGITS};
 
 // enum idn2_rc in <idn2.h>; the shim checks these values at compile time.
 const IDN2_OK: c_int = 0;
@@ -186,7 +186,7 @@ pub fn decode(input: &[u8]) -> Result<Decoded, EngineError> {
     }
     output.truncate(output_length);
     Ok(Decoded {
-        flags: vec![false; output.len()],
+        flags: CaseFlags::unset(output.len()),
         code_points: output,
     })
 }

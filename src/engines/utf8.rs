@@ -12,7 +12,7 @@ use super::{
 use crate::codec::Codec;
 use crate::harness::compare::Request;
 use crate::harness::vectors::Expected;
-use crate::punycode::{Decoded, ErrorKind};
+use crate::punycode::{CaseFlags, Decoded, ErrorKind};
 use crate::utf8::{self, Mode};
 
 fn no_flags(case_flags: Option<&[bool]>) -> Result<(), EngineError> {
@@ -26,7 +26,7 @@ fn no_flags(case_flags: Option<&[bool]>) -> Result<(), EngineError> {
 
 fn unflagged(code_points: Vec<u32>) -> Decoded {
     Decoded {
-        flags: vec![false; code_points.len()],
+        flags: CaseFlags::unset(code_points.len()),
         code_points,
     }
 }
@@ -166,10 +166,7 @@ mod tests {
 
     fn answer(engine: &dyn Engine, bytes: &[u8]) -> Result<Expected, EngineError> {
         match engine.decode(bytes) {
-            Ok(d) => Ok(Expected::Decoded(CodePoints {
-                values: d.code_points,
-                flags: d.flags,
-            })),
+            Ok(d) => Ok(Expected::Decoded(CodePoints::from(d))),
             Err(EngineError::Rejected(Some(kind))) => Ok(Expected::Error(kind)),
             Err(e) => Err(e),
         }

@@ -17,10 +17,7 @@ use crate::harness::vectors::{CodePoints, Expected};
 use crate::punycode::{self, Decoded};
 
 fn decoded(d: Decoded) -> Expected {
-    Expected::Decoded(CodePoints {
-        values: d.code_points,
-        flags: d.flags,
-    })
+    Expected::Decoded(CodePoints::from(d))
 }
 
 /// The draft's C code's answer, or why it could not give one.

@@ -223,10 +223,7 @@ pub fn cleanroom_answer(request: &Request) -> Expected {
             }
         }
         Request::Decode(bytes) => match punycode::decode(bytes) {
-            Ok(d) => Expected::Decoded(CodePoints {
-                values: d.code_points,
-                flags: d.flags,
-            }),
+            Ok(d) => Expected::Decoded(CodePoints::from(d)),
             Err(e) => Expected::Error(e.kind()),
         },
     }
@@ -315,12 +312,13 @@ pub fn uniqueness(text: &[u8]) -> Outcome {
     let Ok(decoded) = punycode::decode(text) else {
         return Ok(());
     };
-    let again = punycode::encode(&decoded.code_points, Some(&decoded.flags)).map_err(|e| {
-        format!(
-            "{:?} decodes, but its code points fail to encode: {e}",
-            String::from_utf8_lossy(text)
-        )
-    })?;
+    let again =
+        punycode::encode(&decoded.code_points, Some(&decoded.flags.to_vec())).map_err(|e| {
+            format!(
+                "{:?} decodes, but its code points fail to encode: {e}",
+                String::from_utf8_lossy(text)
+            )
+        })?;
     if canonical(&again, true) != canonical(text, true) {
         return Err(format!(
             "{:?} decodes to {:X?}, which encodes to {:?}",

@@ -113,12 +113,9 @@ pub fn ask(engine: &dyn Engine, request: &Request) -> Result<Expected, EngineErr
         Request::Encode { code_points, flags } => engine
             .encode(code_points, flags.as_deref())
             .map(Expected::Encoded),
-        Request::Decode(bytes) => engine.decode(bytes).map(|d| {
-            Expected::Decoded(CodePoints {
-                values: d.code_points,
-                flags: d.flags,
-            })
-        }),
+        Request::Decode(bytes) => engine
+            .decode(bytes)
+            .map(|d| Expected::Decoded(CodePoints::from(d))),
     };
     match answer {
         Err(EngineError::Rejected(Some(kind))) => Ok(Expected::Error(kind)),
@@ -133,12 +130,9 @@ pub fn reference(request: &Request) -> Option<Expected> {
         Request::Encode { code_points, flags } => {
             c_reference::encode(code_points, flags.as_deref()).map(Expected::Encoded)
         }
-        Request::Decode(bytes) => c_reference::decode(bytes).map(|d| {
-            Expected::Decoded(CodePoints {
-                values: d.code_points,
-                flags: d.flags,
-            })
-        }),
+        Request::Decode(bytes) => {
+            c_reference::decode(bytes).map(|d| Expected::Decoded(CodePoints::from(d)))
+        }
     };
     match answer {
         Ok(answer) => Some(answer),

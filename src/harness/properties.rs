@@ -80,9 +80,9 @@ pub fn canonical_for(codec: Codec, text: &[u8], annotations: bool) -> Vec<u8> {
     };
     match reference.decode(text) {
         Ok(decoded) => {
-            let flags = (annotations && codec.has_annotations()).then_some(&decoded.flags[..]);
+            let flags = (annotations && codec.has_annotations()).then(|| decoded.flags.to_vec());
             reference
-                .encode(&decoded.code_points, flags)
+                .encode(&decoded.code_points, flags.as_deref())
                 .unwrap_or_else(|_| text.to_vec())
         }
         Err(_) => text.to_vec(),

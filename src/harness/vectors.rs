@@ -27,7 +27,7 @@ use std::fmt;
 use serde::Deserialize;
 
 use crate::codec::Codec;
-use crate::punycode::{ErrorKind, OverflowCheck};
+use crate::punycode::{Decoded, ErrorKind, OverflowCheck};
 use crate::rfc_text::parse_code_point_token;
 
 /// The vector files built into punycheck: (file name, contents).
@@ -116,6 +116,16 @@ impl CodePoints {
             cps.flags.push(flag);
         }
         Ok(cps)
+    }
+}
+
+impl From<Decoded> for CodePoints {
+    /// A decoder's code points with their flags.
+    fn from(decoded: Decoded) -> Self {
+        CodePoints {
+            values: decoded.code_points,
+            flags: decoded.flags.to_vec(),
+        }
     }
 }
 

@@ -5,8 +5,8 @@
 use super::fenwick::Marks;
 use super::label;
 use super::{
-    BASE, BadInputReason, DAMP, DELIMITER, Decoded, Error, INITIAL_BIAS, INITIAL_N, OverflowCheck,
-    SKEW, T_MAX, T_MIN, check_length, is_basic, threshold,
+    BASE, BadInputReason, CaseFlags, DAMP, DELIMITER, Decoded, Error, INITIAL_BIAS, INITIAL_N,
+    OverflowCheck, SKEW, T_MAX, T_MIN, check_length, is_basic, threshold,
 };
 
 /// Inputs of at most this many elements take the short-label paths: every
@@ -467,7 +467,6 @@ fn decode_inner(input: &[u8], max_out: u32, output: &mut Decoded) -> Result<(), 
 fn decode_short(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> Result<(), Error> {
     let Decoded { code_points, flags } = output;
     code_points.reserve(input.len());
-    flags.reserve(input.len());
     code_points.extend(input[..b].iter().map(|&c| u32::from(c)));
     flags.extend(input[..b].iter().map(u8::is_ascii_uppercase));
     insertions(
@@ -502,7 +501,7 @@ fn decode_long(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> Re
     let total = b + steps.len();
     let Decoded { code_points, flags } = output;
     code_points.resize(total, 0);
-    flags.resize(total, false);
+    *flags = CaseFlags::unset(total);
     let mut taken = vec![false; total];
     let mut free = Marks::new(std::iter::repeat_n(true, total));
     for (&(i, n), &flag) in steps.iter().zip(&step_flags).rev() {
@@ -510,12 +509,12 @@ fn decode_long(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> Re
         free.unmark(slot);
         taken[slot] = true;
         code_points[slot] = n;
-        flags[slot] = flag;
+        flags.set(slot, flag);
     }
     let literal_slots = (0..total).filter(|&slot| !taken[slot]);
     for (slot, &c) in literal_slots.zip(&input[..b]) {
         code_points[slot] = u32::from(c);
-        flags[slot] = c.is_ascii_uppercase();
+        flags.set(slot, c.is_ascii_uppercase());
     }
     Ok(())
 }

@@ -322,9 +322,7 @@ pub(super) fn decode(input: &[u8], max_out: u32, output: &mut Decoded) -> Result
         flags |= ((upper >> j) & 1) << slot;
     }
     output.code_points.extend_from_slice(&placed[..total]);
-    output
-        .flags
-        .extend((0..total).map(|slot| (flags >> slot) & 1 != 0));
+    output.flags.assign_bits(flags, total);
     Ok(())
 }
 

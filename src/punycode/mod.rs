@@ -40,10 +40,13 @@
 
 use std::fmt;
 
+pub mod case_flags;
 mod fast;
 mod fenwick;
 mod label;
 mod simple;
+
+pub use case_flags::CaseFlags;
 
 /// `base`, the number of digit values (RFC 3492 section 5).
 pub const BASE: u32 = 36;
@@ -239,7 +242,7 @@ pub struct Decoded {
     /// The decoded code points.
     pub code_points: Vec<u32>,
     /// One flag per code point: `true` suggests forcing it to uppercase.
-    pub flags: Vec<bool>,
+    pub flags: CaseFlags,
 }
 
 /// The bias adaptation function of RFC 3492 section 6.1.

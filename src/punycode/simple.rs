@@ -146,7 +146,7 @@ pub(super) fn decode(
     }
     let mut decoded = Decoded {
         code_points: Vec::with_capacity(input.len()),
-        flags: Vec::with_capacity(input.len()),
+        flags: CaseFlags::new(),
     };
     for (j, &c) in input[..b].iter().enumerate() {
         if !is_basic(u32::from(c)) {
