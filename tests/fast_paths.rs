@@ -36,21 +36,39 @@ fn same_decode(input: &[u8], limit: u32) -> Result<(), TestCaseError> {
 }
 
 /// Code points drawn from a few values (many repeats, the encoder's rounds
-/// visit several positions) or from a wide range (one position per round).
+/// visit several positions) or from a wide range (one position per round),
+/// some near maxint (overflow), and inputs that start with a few values and
+/// go on with many (the long-input encoder scans while its sample promises
+/// few rounds, then hands over to the sort).
 fn code_points(max_len: usize) -> impl Strategy<Value = Vec<u32>> {
-    let few = prop::collection::vec(
-        prop::sample::select(vec![0x41, 0x61, 0x2D, 0x80, 0xE9, 0x4E2D, 0x10FFFF]),
+    let few = || {
+        prop::collection::vec(
+            prop::sample::select(vec![0x41, 0x61, 0x2D, 0x80, 0xE9, 0x4E2D, 0x10FFFF]),
+            0..max_len,
+        )
+    };
+    let wide = || {
+        prop::collection::vec(
+            prop_oneof![0u32..0x80, 0x80u32..0x3000, 0x3000u32..0x11_0000],
+            0..max_len,
+        )
+    };
+    let extreme = || {
+        prop::collection::vec(
+            prop_oneof![0u32..0x80, 0x8000_0000u32..=u32::MAX, Just(u32::MAX)],
+            0..max_len,
+        )
+    };
+    let extreme_few = prop::collection::vec(
+        prop::sample::select(vec![0x61, 0x80, 0x7FFF_FFFF, 0xFFFF_FFFE, u32::MAX]),
         0..max_len,
     );
-    let wide = prop::collection::vec(
-        prop_oneof![0u32..0x80, 0x80u32..0x3000, 0x3000u32..0x11_0000],
-        0..max_len,
-    );
-    let extreme = prop::collection::vec(
-        prop_oneof![0u32..0x80, 0x8000_0000u32..=u32::MAX, Just(u32::MAX)],
-        0..max_len,
-    );
-    prop_oneof![few, wide, extreme]
+    let few_then_many = (few(), prop_oneof![wide(), extreme()]).prop_map(move |(mut a, b)| {
+        a.extend(b);
+        a.truncate(max_len);
+        a
+    });
+    prop_oneof![few(), wide(), extreme(), extreme_few, few_then_many]
 }
 
 proptest! {

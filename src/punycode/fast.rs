@@ -331,19 +331,76 @@ fn encode_inner(
         }
         let keys = &mut keys[..count];
         keys.sort_unstable();
-        deltas.encode(keys, &mut handled, output)?;
+        deltas.encode(Round::first(deltas.basic), keys, &mut handled, output)?;
     } else {
-        let mut keys: Vec<u64> = input
-            .iter()
-            .enumerate()
-            .filter(|&(_, &cp)| !is_basic(cp))
-            .map(|(j, &cp)| key(cp, j))
-            .collect();
-        keys.sort_unstable();
-        let mut handled = Marks::new(input.iter().map(|&cp| is_basic(cp)));
-        deltas.encode(&keys, &mut handled, output)?;
+        let mut round = Round::first(deltas.basic);
+        if few_rounds(input) {
+            deltas.scan(&mut round, SCAN_ROUNDS, output)?;
+        }
+        if (round.h as usize) < input.len() {
+            // Every code point below n is handled; the others are sorted.
+            let mut keys: Vec<u64> = input
+                .iter()
+                .enumerate()
+                .filter(|&(_, &cp)| cp >= round.n)
+                .map(|(j, &cp)| key(cp, j))
+                .collect();
+            keys.sort_unstable();
+            let mut handled = Marks::new(input.iter().map(|&cp| cp < round.n));
+            deltas.encode(round, &keys, &mut handled, output)?;
+        }
     }
     Ok(())
+}
+
+/// How many rounds of section 6.3's main loop (one per distinct non-basic
+/// code point) a long input may take by scanning ([`Deltas::scan`]) before
+/// the rest is sorted: each scan costs about as much as sorting and counting
+/// a few code points, so scanning wins only while the rounds are this few.
+const SCAN_ROUNDS: usize = 8;
+
+/// How many non-basic code points [`few_rounds`] looks at.
+const SAMPLE: usize = 64;
+
+/// Whether `input` likely has at most [`SCAN_ROUNDS`] distinct non-basic code
+/// points: its first [`SAMPLE`] non-basic ones do. A wrong guess costs at
+/// most [`SCAN_ROUNDS`] scans; the scan then hands over to the sort.
+fn few_rounds(input: &[u32]) -> bool {
+    let mut sample = [0u32; SAMPLE];
+    let mut count = 0;
+    for (slot, &cp) in sample
+        .iter_mut()
+        .zip(input.iter().filter(|&&cp| !is_basic(cp)))
+    {
+        *slot = cp;
+        count += 1;
+    }
+    let sample = &mut sample[..count];
+    sample.sort_unstable();
+    sample.windows(2).filter(|pair| pair[0] != pair[1]).count() < SCAN_ROUNDS
+}
+
+/// The state of section 6.3's main loop at the start of a round.
+#[derive(Clone, Copy, Debug)]
+struct Round {
+    /// Every code point below `n` is handled.
+    n: u32,
+    delta: u32,
+    bias: u32,
+    /// How many code points are handled.
+    h: u32,
+}
+
+impl Round {
+    /// Before the first round, with `b` basic code points handled.
+    fn first(b: u32) -> Self {
+        Round {
+            n: INITIAL_N,
+            delta: 0,
+            bias: INITIAL_BIAS,
+            h: b,
+        }
+    }
 }
 
 /// What the delta loop of the encoder needs of its input.
@@ -363,15 +420,18 @@ impl Deltas<'_> {
     /// between them.
     fn encode(
         &self,
+        start: Round,
         keys: &[u64],
         handled: &mut impl Positions,
         output: &mut Vec<u8>,
     ) -> Result<(), Error> {
         let b = self.basic;
-        let mut h = b;
-        let mut n = INITIAL_N;
-        let mut delta: u32 = 0;
-        let mut bias = INITIAL_BIAS;
+        let Round {
+            mut n,
+            mut delta,
+            mut bias,
+            mut h,
+        } = start;
         let mut rest = keys;
         while let Some(&first) = rest.first() {
             let m = key_code_point(first);
@@ -421,6 +481,70 @@ impl Deltas<'_> {
             rest = later;
         }
         debug_assert_eq!(h as usize, self.input.len());
+        Ok(())
+    }
+
+    /// Section 6.3's main loop read literally, for at most `rounds` rounds
+    /// from `round`: each round scans the whole input, counting the smaller
+    /// code points and finding the next round's code point as it goes. While
+    /// the rounds are few, this is faster than sorting.
+    fn scan(&self, round: &mut Round, rounds: usize, output: &mut Vec<u8>) -> Result<(), Error> {
+        let input = self.input;
+        let b = self.basic;
+        // Fits: see check_length().
+        let length = input.len() as u32;
+        let Round {
+            mut n,
+            mut delta,
+            mut bias,
+            mut h,
+        } = *round;
+        // The smallest code point not handled; when all are, it is unused.
+        let mut m = input
+            .iter()
+            .copied()
+            .filter(|&cp| cp >= n)
+            .min()
+            .unwrap_or(u32::MAX);
+        for _ in 0..rounds {
+            if h >= length {
+                break;
+            }
+            delta = (m - n)
+                .checked_mul(h + 1)
+                .and_then(|jump| delta.checked_add(jump))
+                .ok_or_else(|| Error::Overflow {
+                    check: OverflowCheck::EncodeDelta,
+                    position: input.iter().position(|&cp| cp == m).unwrap_or(0),
+                })?;
+            let mut next = u32::MAX;
+            for (j, &cp) in input.iter().enumerate() {
+                // Without branches but the one for m itself: which code
+                // points are smaller is no pattern the processor can learn.
+                let (sum, overflow) = delta.overflowing_add(u32::from(cp < m));
+                if overflow {
+                    return Err(Error::Overflow {
+                        check: OverflowCheck::EncodeIncrement,
+                        position: j,
+                    });
+                }
+                delta = sum;
+                next = next.min(if cp > m { cp } else { u32::MAX });
+                if cp == m {
+                    let upper = self.case_flags.is_some_and(|flags| flags[j]);
+                    push_delta(output, delta, bias, upper, self.max_out)?;
+                    bias = adapt(delta, h + 1, h == b);
+                    delta = 0;
+                    h += 1;
+                }
+            }
+            // Below the input length after the last occurrence of m, so it
+            // fits; n wraps only past the last round.
+            delta += 1;
+            n = m.wrapping_add(1);
+            m = next;
+        }
+        *round = Round { n, delta, bias, h };
         Ok(())
     }
 }

@@ -7,7 +7,8 @@
 //! same output, flags and error kind from both.
 //!
 //! Mixed-case annotation (Appendix A) is supported in both directions: the
-//! decoder returns one flag per code point, and the encoder takes optional
+//! decoder returns one flag per code point ([`CaseFlags`], a bitset that keeps
+//! a label's flags inline), and the encoder takes optional
 //! flags that force the case of ASCII letters and choose the case of the last
 //! digit of each delta.
 //!
@@ -29,7 +30,10 @@
 //!   placing the code points through a bitmask of free slots (`label.rs`),
 //!   and inserts straight into its output up to 256 bytes;
 //! - the encoder sorts the non-basic code points once and counts the smaller
-//!   code points before each one with a Fenwick tree;
+//!   code points before each one with a Fenwick tree; while there are only a
+//!   few distinct ones (at most 8, judged from a sample and checked as it
+//!   goes), it scans instead, one pass per round that also finds the next
+//!   round's code point, which beats sorting until the rounds are many;
 //! - the decoder runs section 6.2's arithmetic first, recording each
 //!   insertion, then places them all in one reverse pass over a Fenwick tree
 //!   of free slots.
