@@ -87,13 +87,10 @@ impl CaseFlags {
     /// If `index` is past the end.
     pub fn set(&mut self, index: usize, flag: bool) {
         self.check(index, self.len);
-        let bit = 1 << (index % WORD);
+        let shift = index % WORD;
         let word = self.word_mut(index / WORD);
-        if flag {
-            *word |= bit;
-        } else {
-            *word &= !bit;
-        }
+        // Without a branch on the flag, which is no pattern.
+        *word = (*word & !(1 << shift)) | (u64::from(flag) << shift);
     }
 
     /// Appends a flag.

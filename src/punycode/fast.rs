@@ -5,8 +5,8 @@
 use super::fenwick::Marks;
 use super::label;
 use super::{
-    BASE, BadInputReason, CaseFlags, DAMP, DELIMITER, Decoded, Error, INITIAL_BIAS, INITIAL_N,
-    OverflowCheck, SKEW, T_MAX, T_MIN, check_length, is_basic, threshold,
+    BASE, BadInputReason, DAMP, DELIMITER, Decoded, Error, INITIAL_BIAS, INITIAL_N, OverflowCheck,
+    SKEW, T_MAX, T_MIN, check_length, is_basic, threshold,
 };
 
 /// Inputs of at most this many elements take the short-label paths: every
@@ -625,20 +625,31 @@ fn decode_long(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> Re
     let total = b + steps.len();
     let Decoded { code_points, flags } = output;
     code_points.resize(total, 0);
-    *flags = CaseFlags::unset(total);
-    let mut taken = vec![false; total];
+    // Per slot: TAKEN by an insertion, with UPPER for its flag.
+    const TAKEN: u8 = 1;
+    const UPPER: u8 = 2;
+    let mut taken = vec![0u8; total];
     let mut free = Marks::new(std::iter::repeat_n(true, total));
     for (&(i, n), &flag) in steps.iter().zip(&step_flags).rev() {
-        let slot = free.nth(i);
-        free.unmark(slot);
-        taken[slot] = true;
+        let slot = free.take_nth(i);
+        taken[slot] = TAKEN | if flag { UPPER } else { 0 };
         code_points[slot] = n;
-        flags.set(slot, flag);
     }
-    let literal_slots = (0..total).filter(|&slot| !taken[slot]);
-    for (slot, &c) in literal_slots.zip(&input[..b]) {
-        code_points[slot] = u32::from(c);
-        flags.set(slot, c.is_ascii_uppercase());
+    // The literal portion fills the slots not taken, in order: a select per
+    // slot, since which slots are taken is no pattern.
+    let literal = &input[..b];
+    let mut next = 0;
+    for (slot, &mark) in taken.iter().enumerate() {
+        let by_insertion = mark & TAKEN != 0;
+        let c = literal.get(next).copied().unwrap_or(0);
+        code_points[slot] =
+            std::hint::select_unpredictable(by_insertion, code_points[slot], u32::from(c));
+        flags.push(std::hint::select_unpredictable(
+            by_insertion,
+            mark & UPPER != 0,
+            c.is_ascii_uppercase(),
+        ));
+        next += usize::from(!by_insertion);
     }
     Ok(())
 }

@@ -4,14 +4,16 @@
 
 /// Marks over positions `0..len`.
 pub(super) struct Marks {
-    /// `tree[p]` (1-based) counts the marks in `(p - lowbit(p), p]`.
+    /// `tree[p]` (1-based) counts the marks in `(p - lowbit(p), p]`. Its
+    /// size is a power of two (the positions past `len` are never marked),
+    /// so that [`Marks::nth`]'s descent needs no bounds test.
     tree: Vec<u32>,
 }
 
 impl Marks {
     /// Positions `0..marked.len()`, marked where `marked` is true, built in O(n).
     pub(super) fn new(marked: impl ExactSizeIterator<Item = bool>) -> Self {
-        let mut tree = vec![0u32; marked.len() + 1];
+        let mut tree = vec![0u32; marked.len().next_power_of_two() + 1];
         for (p, mark) in marked.enumerate() {
             tree[p + 1] += u32::from(mark);
         }
@@ -26,18 +28,9 @@ impl Marks {
 
     /// Marks `position` (which must be unmarked).
     pub(super) fn mark(&mut self, position: usize) {
-        self.change(position, |count| count + 1);
-    }
-
-    /// Unmarks `position` (which must be marked).
-    pub(super) fn unmark(&mut self, position: usize) {
-        self.change(position, |count| count - 1);
-    }
-
-    fn change(&mut self, position: usize, f: impl Fn(u32) -> u32) {
         let mut p = position + 1;
         while p < self.tree.len() {
-            self.tree[p] = f(self.tree[p]);
+            self.tree[p] += 1;
             p += p & p.wrapping_neg();
         }
     }
@@ -58,19 +51,38 @@ impl Marks {
     pub(super) fn nth(&self, rank: u32) -> usize {
         let mut position = 0;
         let mut remaining = rank;
-        let mut step = (self.tree.len() - 1)
-            .checked_ilog2()
-            .map_or(0, |log| 1 << log);
+        // The size, a power of two: every `next` is inside the tree.
+        let mut step = self.tree.len() - 1;
         while step > 0 {
             let next = position + step;
-            if next < self.tree.len() && self.tree[next] <= remaining {
-                position = next;
-                remaining -= self.tree[next];
-            }
+            let count = self.tree[next];
+            // Which way the descent goes is no pattern the processor can
+            // learn: select, without a branch per level.
+            let down = count <= remaining;
+            position = std::hint::select_unpredictable(down, next, position);
+            remaining -= std::hint::select_unpredictable(down, count, 0);
             step >>= 1;
         }
         // `position` marked positions (1-based) hold `rank` marks: the next
         // position is the one.
+        position
+    }
+
+    /// [`Marks::nth`], unmarking it in the same descent: the nodes the
+    /// descent does not pass are exactly those whose range holds it.
+    pub(super) fn take_nth(&mut self, rank: u32) -> usize {
+        let mut position = 0;
+        let mut remaining = rank;
+        let mut step = self.tree.len() - 1;
+        while step > 0 {
+            let next = position + step;
+            let count = self.tree[next];
+            let down = count <= remaining;
+            position = std::hint::select_unpredictable(down, next, position);
+            remaining -= std::hint::select_unpredictable(down, count, 0);
+            self.tree[next] = count - u32::from(!down);
+            step >>= 1;
+        }
         position
     }
 }
@@ -81,24 +93,42 @@ mod tests {
 
     #[test]
     fn agrees_with_counting() {
-        let pattern: Vec<bool> = (0..100).map(|p| p % 3 == 0 || p % 7 == 2).collect();
+        for size in [0, 1, 2, 3, 64, 100, 128, 129] {
+            agrees_with_counting_at(size);
+        }
+    }
+
+    fn agrees_with_counting_at(size: usize) {
+        let pattern: Vec<bool> = (0..size).map(|p| p % 3 == 0 || p % 7 == 2).collect();
         let mut marks = Marks::new(pattern.iter().copied());
         let mut naive = pattern.clone();
-        for step in 0..60 {
-            let flip = (step * 37) % 100;
+        for step in 0..60.min(size) {
+            let flip = (step * 37) % size;
             if naive[flip] {
-                marks.unmark(flip);
+                let rank = naive[..flip].iter().filter(|&&m| m).count() as u32;
+                assert_eq!(marks.take_nth(rank), flip);
             } else {
                 marks.mark(flip);
             }
             naive[flip] = !naive[flip];
-            for p in 0..=100 {
+            for p in 0..=size {
                 let count = naive[..p].iter().filter(|&&m| m).count() as u32;
                 assert_eq!(marks.count_before(p), count, "before {p}");
             }
-            let marked: Vec<usize> = (0..100).filter(|&p| naive[p]).collect();
+            let marked: Vec<usize> = (0..size).filter(|&p| naive[p]).collect();
             for (rank, &p) in marked.iter().enumerate() {
                 assert_eq!(marks.nth(rank as u32), p, "rank {rank}");
+            }
+        }
+        // Taking every mark, in an order of ranks that jumps about.
+        while let Some(count) = (naive.iter().filter(|&&m| m).count() as u32).checked_sub(1) {
+            let rank = (count * 7) % (count + 1);
+            let p = (0..size).filter(|&p| naive[p]).nth(rank as usize).unwrap();
+            assert_eq!(marks.take_nth(rank), p, "take rank {rank}");
+            naive[p] = false;
+            for q in 0..=size {
+                let count = naive[..q].iter().filter(|&&m| m).count() as u32;
+                assert_eq!(marks.count_before(q), count, "before {q} after taking {p}");
             }
         }
     }
