@@ -56,6 +56,27 @@ impl CaseFlags {
         }
     }
 
+    /// `len` flags from `words`, 64 a word, flag `k` in bit `k % 64` of
+    /// word `k / 64`.
+    ///
+    /// # Panics
+    ///
+    /// If there are fewer than `len` bits in `words`.
+    pub fn from_words(words: &[u64], len: usize) -> Self {
+        let count = len.div_ceil(WORD);
+        assert!(words.len() >= count, "{len} flags need {count} words");
+        let mut flags = CaseFlags {
+            first: words[..count].first().copied().unwrap_or(0),
+            rest: words[1.min(count)..count].to_vec(),
+            len,
+        };
+        // Clear the bits past the end.
+        if let Some(last) = count.checked_sub(1) {
+            *flags.word_mut(last) &= low_bits(len - last * WORD);
+        }
+        flags
+    }
+
     /// Replaces the flags with [`from_bits`](Self::from_bits)'s, keeping
     /// the heap storage for later use.
     pub(super) fn assign_bits(&mut self, bits: u64, len: usize) {
@@ -376,6 +397,14 @@ mod tests {
         assert_eq!(flags, vec![false, true, true, false, true]);
         assert_eq!(CaseFlags::from_bits(u64::MAX, 64), vec![true; 64]);
         assert_eq!(CaseFlags::from_bits(u64::MAX, 0), CaseFlags::new());
+        for len in [0, 1, 63, 64, 65, 128, 130] {
+            let words = [u64::MAX, 0x5555_5555_5555_5555, u64::MAX];
+            let want: Vec<bool> = (0..len)
+                .map(|k| (words[k / 64] >> (k % 64)) & 1 != 0)
+                .collect();
+            assert_eq!(CaseFlags::from_words(&words, len), want, "{len}");
+            assert_eq!(CaseFlags::from_words(&words, len), CaseFlags::from(want));
+        }
     }
 
     #[test]

@@ -5,8 +5,8 @@
 use super::fenwick::Marks;
 use super::label;
 use super::{
-    BASE, BadInputReason, DAMP, DELIMITER, Decoded, Error, INITIAL_BIAS, INITIAL_N, OverflowCheck,
-    SKEW, T_MAX, T_MIN, check_length, is_basic, threshold,
+    BASE, BadInputReason, CaseFlags, DAMP, DELIMITER, Decoded, Error, INITIAL_BIAS, INITIAL_N,
+    OverflowCheck, SKEW, T_MAX, T_MIN, check_length, is_basic, threshold,
 };
 
 /// Inputs of at most this many elements take the short-label paths: every
@@ -636,21 +636,28 @@ fn decode_long(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> Re
         code_points[slot] = n;
     }
     // The literal portion fills the slots not taken, in order: a select per
-    // slot, since which slots are taken is no pattern.
+    // slot, since which slots are taken is no pattern. The flags are
+    // gathered 64 to a word.
     let literal = &input[..b];
     let mut next = 0;
-    for (slot, &mark) in taken.iter().enumerate() {
-        let by_insertion = mark & TAKEN != 0;
-        let c = literal.get(next).copied().unwrap_or(0);
-        code_points[slot] =
-            std::hint::select_unpredictable(by_insertion, code_points[slot], u32::from(c));
-        flags.push(std::hint::select_unpredictable(
-            by_insertion,
-            mark & UPPER != 0,
-            c.is_ascii_uppercase(),
-        ));
-        next += usize::from(!by_insertion);
+    let mut words = Vec::with_capacity(total.div_ceil(64));
+    for (marks, points) in taken.chunks(64).zip(code_points.chunks_mut(64)) {
+        let mut word = 0;
+        for (k, (&mark, point)) in marks.iter().zip(points).enumerate() {
+            let by_insertion = mark & TAKEN != 0;
+            let c = literal.get(next).copied().unwrap_or(0);
+            *point = std::hint::select_unpredictable(by_insertion, *point, u32::from(c));
+            let upper = std::hint::select_unpredictable(
+                by_insertion,
+                mark & UPPER != 0,
+                c.is_ascii_uppercase(),
+            );
+            word |= u64::from(upper) << k;
+            next += usize::from(!by_insertion);
+        }
+        words.push(word);
     }
+    *flags = CaseFlags::from_words(&words, total);
     Ok(())
 }
 

@@ -10,6 +10,10 @@ pub(super) struct Marks {
     tree: Vec<u32>,
 }
 
+/// The largest tree [`Marks::take_nth`] descends without branches: one of
+/// this many nodes (512 KB) stays in the processor's caches.
+const BRANCH_FREE: usize = 1 << 17;
+
 impl Marks {
     /// Positions `0..marked.len()`, marked where `marked` is true, built in O(n).
     pub(super) fn new(marked: impl ExactSizeIterator<Item = bool>) -> Self {
@@ -55,12 +59,10 @@ impl Marks {
         let mut step = self.tree.len() - 1;
         while step > 0 {
             let next = position + step;
-            let count = self.tree[next];
-            // Which way the descent goes is no pattern the processor can
-            // learn: select, without a branch per level.
-            let down = count <= remaining;
-            position = std::hint::select_unpredictable(down, next, position);
-            remaining -= std::hint::select_unpredictable(down, count, 0);
+            if self.tree[next] <= remaining {
+                position = next;
+                remaining -= self.tree[next];
+            }
             step >>= 1;
         }
         // `position` marked positions (1-based) hold `rank` marks: the next
@@ -68,15 +70,32 @@ impl Marks {
         position
     }
 
-    /// [`Marks::nth`], unmarking it in the same descent: the nodes the
-    /// descent does not pass are exactly those whose range holds it.
+    /// [`Marks::nth`], and unmarks it. In a tree that stays in the caches,
+    /// without branches and in the same descent: the nodes the descent does
+    /// not pass are exactly those whose range holds the position.
     pub(super) fn take_nth(&mut self, rank: u32) -> usize {
         let mut position = 0;
         let mut remaining = rank;
         let mut step = self.tree.len() - 1;
+        if step > BRANCH_FREE || step <= 2048 {
+            // A tree larger than the processor's caches: [`Marks::nth`]'s
+            // branches let it fetch down the path it guesses while the
+            // levels above are still on their way from memory, where selects
+            // would wait for every level in turn; and the walk back up
+            // touches only the nodes to change.
+            let position = self.nth(rank);
+            let mut p = position + 1;
+            while p < self.tree.len() {
+                self.tree[p] -= 1;
+                p += p & p.wrapping_neg();
+            }
+            return position;
+        }
         while step > 0 {
             let next = position + step;
             let count = self.tree[next];
+            // Which way the descent goes is no pattern the processor can
+            // learn: select, without a branch per level.
             let down = count <= remaining;
             position = std::hint::select_unpredictable(down, next, position);
             remaining -= std::hint::select_unpredictable(down, count, 0);
