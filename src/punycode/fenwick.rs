@@ -10,9 +10,12 @@ pub(super) struct Marks {
     tree: Vec<u32>,
 }
 
-/// The largest tree [`Marks::take_nth`] descends without branches: one of
-/// this many nodes (512 KB) stays in the processor's caches.
-const BRANCH_FREE: usize = 1 << 17;
+/// The trees [`Marks::take_nth`] descends without branches (measured): from
+/// this many nodes, below which the processor learns enough of the branches,
+/// to [`BRANCH_FREE_MAX`].
+const BRANCH_FREE_MIN: usize = 1 << 12;
+/// Up to this many nodes (512 KB) the tree stays in the processor's caches.
+const BRANCH_FREE_MAX: usize = 1 << 17;
 
 impl Marks {
     /// Positions `0..marked.len()`, marked where `marked` is true, built in O(n).
@@ -77,8 +80,8 @@ impl Marks {
         let mut position = 0;
         let mut remaining = rank;
         let mut step = self.tree.len() - 1;
-        if step > BRANCH_FREE || step <= 2048 {
-            // A tree larger than the processor's caches: [`Marks::nth`]'s
+        if !(BRANCH_FREE_MIN..=BRANCH_FREE_MAX).contains(&step) {
+            // In a tree larger than the processor's caches, [`Marks::nth`]'s
             // branches let it fetch down the path it guesses while the
             // levels above are still on their way from memory, where selects
             // would wait for every level in turn; and the walk back up
@@ -114,6 +117,22 @@ mod tests {
     fn agrees_with_counting() {
         for size in [0, 1, 2, 3, 64, 100, 128, 129] {
             agrees_with_counting_at(size);
+        }
+    }
+
+    /// Both descents of take_nth(): branching (small trees) and branch-free.
+    #[test]
+    fn take_nth_takes_the_free_slot_of_each_rank() {
+        for size in [100, BRANCH_FREE_MIN + 1, 3 * BRANCH_FREE_MIN] {
+            let mut marks = Marks::new(std::iter::repeat_n(true, size));
+            let mut free: Vec<usize> = (0..size).collect();
+            let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+            while !free.is_empty() {
+                rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let rank = (rng >> 33) as usize % free.len();
+                assert_eq!(marks.take_nth(rank as u32), free.remove(rank), "size {size}");
+            }
+            assert_eq!(marks.count_before(size), 0);
         }
     }
 
