@@ -130,7 +130,11 @@ mod tests {
             while !free.is_empty() {
                 rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
                 let rank = (rng >> 33) as usize % free.len();
-                assert_eq!(marks.take_nth(rank as u32), free.remove(rank), "size {size}");
+                assert_eq!(
+                    marks.take_nth(rank as u32),
+                    free.remove(rank),
+                    "size {size}"
+                );
             }
             assert_eq!(marks.count_before(size), 0);
         }
