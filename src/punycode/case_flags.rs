@@ -49,11 +49,9 @@ impl CaseFlags {
     /// If `len` is over 64.
     pub fn from_bits(bits: u64, len: usize) -> Self {
         assert!(len <= WORD, "{len} flags do not fit in one word");
-        CaseFlags {
-            first: bits & low_bits(len),
-            rest: Vec::new(),
-            len,
-        }
+        let mut flags = CaseFlags::new();
+        flags.assign_bits(bits, len);
+        flags
     }
 
     /// `len` flags from `words`, 64 a word, flag `k` in bit `k % 64` of
@@ -135,7 +133,8 @@ impl CaseFlags {
     /// If `index` is past the end (it may be the end).
     pub fn insert(&mut self, index: usize, flag: bool) {
         self.check(index, self.len + 1);
-        self.grow();
+        // Room for one more; the bits are moved up below.
+        self.push(false);
         let words = self.len.div_ceil(WORD);
         // The word of `index` keeps its bits below it, and the rest of the
         // flags move up a bit, each word taking the top bit of the one before.
@@ -186,14 +185,6 @@ impl CaseFlags {
             0 => &mut self.first,
             _ => &mut self.rest[k - 1],
         }
-    }
-
-    /// One more flag, `false`, with a word for it when it starts one.
-    fn grow(&mut self) {
-        if self.len >= WORD && self.len.is_multiple_of(WORD) {
-            self.rest.push(0);
-        }
-        self.len += 1;
     }
 
     /// Panics unless `index` is below `end`, as a slice's index does.

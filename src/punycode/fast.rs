@@ -403,6 +403,15 @@ impl Round {
     }
 }
 
+/// Section 6.3's step from `n` to the round's code point `m` with `h` code
+/// points handled: `delta + (m - n) * (h + 1)`, or `None` where the RFC fails
+/// on overflow.
+fn add_jump(delta: u32, m: u32, n: u32, h: u32) -> Option<u32> {
+    (m - n)
+        .checked_mul(h + 1)
+        .and_then(|jump| delta.checked_add(jump))
+}
+
 /// What the delta loop of the encoder needs of its input.
 struct Deltas<'a> {
     input: &'a [u32],
@@ -437,13 +446,10 @@ impl Deltas<'_> {
             let m = key_code_point(first);
             let round = rest.partition_point(|&k| key_code_point(k) == m);
             let (occurrences, later) = rest.split_at(round);
-            delta = (m - n)
-                .checked_mul(h + 1)
-                .and_then(|jump| delta.checked_add(jump))
-                .ok_or(Error::Overflow {
-                    check: OverflowCheck::EncodeDelta,
-                    position: key_position(first),
-                })?;
+            delta = add_jump(delta, m, n, h).ok_or(Error::Overflow {
+                check: OverflowCheck::EncodeDelta,
+                position: key_position(first),
+            })?;
             // Every code point smaller than m is handled, and only those.
             let smaller = h;
             // Smaller code points before the previous occurrence of m.
@@ -510,13 +516,10 @@ impl Deltas<'_> {
             if h >= length {
                 break;
             }
-            delta = (m - n)
-                .checked_mul(h + 1)
-                .and_then(|jump| delta.checked_add(jump))
-                .ok_or_else(|| Error::Overflow {
-                    check: OverflowCheck::EncodeDelta,
-                    position: input.iter().position(|&cp| cp == m).unwrap_or(0),
-                })?;
+            delta = add_jump(delta, m, n, h).ok_or_else(|| Error::Overflow {
+                check: OverflowCheck::EncodeDelta,
+                position: input.iter().position(|&cp| cp == m).unwrap_or(0),
+            })?;
             let mut next = u32::MAX;
             for (j, &cp) in input.iter().enumerate() {
                 // Without branches but the one for m itself: which code
