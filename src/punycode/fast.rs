@@ -44,11 +44,11 @@ const DIGITS: [&[u8; 36]; 2] = [
 ];
 
 /// Where adapt()'s loop stops: `((base - tmin) * tmax) div 2`.
-const ADAPT_LOOP_END: u32 = ((BASE - T_MIN) * T_MAX) / 2;
+pub(super) const ADAPT_LOOP_END: u32 = ((BASE - T_MIN) * T_MAX) / 2;
 
 /// The last term of adapt(), `((base - tmin + 1) * delta) div (delta + skew)`,
 /// for every `delta` it can have after the loop (at most [`ADAPT_LOOP_END`]).
-static ADAPT_TAIL: [u8; ADAPT_LOOP_END as usize + 1] = {
+pub(super) static ADAPT_TAIL: [u8; ADAPT_LOOP_END as usize + 1] = {
     let mut table = [0; ADAPT_LOOP_END as usize + 1];
     let mut delta = 0;
     while delta <= ADAPT_LOOP_END {
@@ -148,6 +148,13 @@ static ADAPT_SHORT: [u8; ADAPT_STEPS[1] as usize + 1] = {
 fn adapt(delta: u32, numpoints: u32, firsttime: bool) -> u32 {
     let mut delta = if firsttime { delta / DAMP } else { delta / 2 };
     delta += divide(delta, numpoints);
+    scaled_bias(delta)
+}
+
+/// The rest of [`adapt`] once `delta` is damped and `delta div numpoints`
+/// added: its loop and its last term.
+#[inline]
+pub(super) fn scaled_bias(mut delta: u32) -> u32 {
     if let Some(&bias) = ADAPT_SHORT.get(delta as usize) {
         return u32::from(bias);
     }
@@ -596,16 +603,10 @@ fn decode_short(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> R
     code_points.reserve(input.len());
     code_points.extend(input[..b].iter().map(|&c| u32::from(c)));
     flags.extend(input[..b].iter().map(u8::is_ascii_uppercase));
-    insertions(
-        input,
-        b,
-        max_out,
-        |_, _, _| None,
-        |i, n, flag| {
-            code_points.insert(i as usize, n);
-            flags.insert(i as usize, flag);
-        },
-    )
+    insertions(input, Progress::start(b), max_out, |i, n, flag| {
+        code_points.insert(i as usize, n);
+        flags.insert(i as usize, flag);
+    })
 }
 
 /// Long input: records every insertion, then places them from the last to
@@ -615,16 +616,10 @@ fn decode_short(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> R
 fn decode_long(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> Result<(), Error> {
     let mut steps: Vec<(u32, u32)> = Vec::new();
     let mut step_flags: Vec<bool> = Vec::new();
-    insertions(
-        input,
-        b,
-        max_out,
-        |_, _, _| None,
-        |i, n, flag| {
-            steps.push((i, n));
-            step_flags.push(flag);
-        },
-    )?;
+    insertions(input, Progress::start(b), max_out, |i, n, flag| {
+        steps.push((i, n));
+        step_flags.push(flag);
+    })?;
     let total = b + steps.len();
     let Decoded { code_points, flags } = output;
     code_points.resize(total, 0);
@@ -664,38 +659,56 @@ fn decode_long(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> Re
     Ok(())
 }
 
-/// Section 6.2's main loop without its output: calls `insert(i, n, flag)`
-/// for each code point `n` that it inserts at index `i` (at most the current
-/// output length), with errors at exactly the RFC's points.
-///
-/// Each integer is read by `read_at_once(pos, i, bias)` when it can (the new
-/// `i`, the integer, and the position after it; it must fail nowhere), and
-/// otherwise digit by digit by [`read_delta`].
+/// Where section 6.2's main loop stands between two integers.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Progress {
+    /// The code point of the last insertion (`INITIAL_N` before any).
+    pub(super) n: u32,
+    /// Where the next delta counts from.
+    pub(super) i: u32,
+    pub(super) bias: u32,
+    /// The output's length so far.
+    pub(super) len: u32,
+    /// The position of the next integer's first digit.
+    pub(super) pos: usize,
+}
+
+impl Progress {
+    /// Before the first integer, after a literal portion of `b` code points.
+    pub(super) fn start(b: usize) -> Self {
+        Progress {
+            n: INITIAL_N,
+            i: 0,
+            bias: INITIAL_BIAS,
+            // The output is never longer than the input, which fits in u32.
+            len: b as u32,
+            pos: if b > 0 { b + 1 } else { 0 },
+        }
+    }
+}
+
+/// Section 6.2's main loop without its output, from `from` on: calls
+/// `insert(i, n, flag)` for each code point `n` that it inserts at index `i`
+/// (at most the current output length), with errors at exactly the RFC's
+/// points.
 #[inline(always)]
 pub(super) fn insertions(
     input: &[u8],
-    b: usize,
+    from: Progress,
     max_out: u32,
-    read_at_once: impl Fn(usize, u32, u32) -> Option<(u32, u32, usize)>,
     mut insert: impl FnMut(u32, u32, bool),
 ) -> Result<(), Error> {
-    let mut n = INITIAL_N;
-    let mut i: u32 = 0;
-    let mut bias = INITIAL_BIAS;
-    // The output is never longer than the input, which fits in u32.
-    let mut len = b as u32;
-    let mut pos = if b > 0 { b + 1 } else { 0 };
+    let Progress {
+        mut n,
+        mut i,
+        mut bias,
+        mut len,
+        mut pos,
+    } = from;
     while pos < input.len() {
         let oldi = i;
-        let delta;
-        (i, delta, pos) = match read_at_once(pos, i, bias) {
-            Some(read) => read,
-            None => {
-                (i, pos) = read_delta(input, pos, i, bias)?;
-                (i, i - oldi, pos)
-            }
-        };
-        bias = adapt(delta, len + 1, oldi == 0);
+        (i, pos) = read_delta(input, pos, i, bias)?;
+        bias = adapt(i - oldi, len + 1, oldi == 0);
         let wraps = divide(i, len + 1);
         n = n.checked_add(wraps).ok_or(Error::Overflow {
             check: OverflowCheck::DecodeCodePoint,
@@ -716,7 +729,12 @@ pub(super) fn insertions(
 /// from `input[pos..]` with `bias`, adding it to `i`: returns the new `i` and
 /// the position after its last digit, or the RFC's error at its exact point.
 #[inline(always)]
-fn read_delta(input: &[u8], mut pos: usize, mut i: u32, bias: u32) -> Result<(u32, usize), Error> {
+pub(super) fn read_delta(
+    input: &[u8],
+    mut pos: usize,
+    mut i: u32,
+    bias: u32,
+) -> Result<(u32, usize), Error> {
     let mut w: u32 = 1;
     let mut k = BASE;
     loop {

@@ -15,15 +15,25 @@
 //!   them ends the integer, and the sum is selected without a branch;
 //!   integers that are longer, or hold a non-digit or the end of the input
 //!   before their last digit, are read digit by digit, failing exactly where
-//!   the RFC does; the rest of section 6.2's loop is the general paths' own
-//!   (`fast::insertions`);
-//! - adapt() is looked up for the deltas labels have (`fast::ADAPT_SHORT`);
-//! - the insertions are recorded, then placed from the last to the first into
-//!   a 64-bit mask of free slots, each in the free slot of its rank
-//!   ([`Slots::take`]), as the long path does with its Fenwick tree.
+//!   the RFC does;
+//! - while `i` stays below [`SMALL`] (always, for a valid label), the rest
+//!   of section 6.2's loop needs no overflow check, and divides by
+//!   multiplying ([`divide`]); beyond, the general paths' loop
+//!   (`fast::insertions`) takes over;
+//! - the thresholds of the next integer are looked up from the deltas
+//!   labels have in one step ([`THRESHOLDS_OF_SCALED`]), not through the
+//!   bias;
+//! - the insertions are recorded, then placed from the last to the first:
+//!   each goes to the free slot of its rank, as the long path does with its
+//!   Fenwick tree. Up to [`NIBBLES`] code points, the free slots are a list
+//!   of nibbles in one word, and taking one is a shift; beyond, a 64-bit
+//!   mask of free slots ([`Slots::take`]).
 
-use super::fast::{DIGIT_VALUES, NO_DIGIT, insertions};
-use super::{BASE, BadInputReason, DELIMITER, Decoded, Error, threshold};
+use super::fast::{
+    ADAPT_LOOP_END, ADAPT_TAIL, DIGIT_VALUES, NO_DIGIT, Progress, insertions, read_delta,
+    scaled_bias,
+};
+use super::{BASE, BadInputReason, DAMP, DELIMITER, Decoded, Error, threshold};
 
 /// Punycode of at most this many bytes is decoded here: every set of
 /// positions fits in one `u64`.
@@ -119,6 +129,29 @@ static THRESHOLDS: [Thresholds; BIASES] = {
     table
 };
 
+/// [`THRESHOLDS`] of the bias that adapt() returns for each `delta` that
+/// takes no round of its loop (after the damping and the `delta div
+/// numpoints`), which are nearly all of a label's: one lookup from one
+/// bias's thresholds to the next instead of two.
+static THRESHOLDS_OF_SCALED: [Thresholds; ADAPT_LOOP_END as usize + 1] = {
+    let mut table = [THRESHOLDS[0]; ADAPT_LOOP_END as usize + 1];
+    let mut delta = 0;
+    while delta < table.len() {
+        table[delta] = THRESHOLDS[ADAPT_TAIL[delta] as usize];
+        delta += 1;
+    }
+    table
+};
+
+/// [`THRESHOLDS`] of `bias`, out of line: a branch, so that the processor
+/// need not wait for `bias` where [`THRESHOLDS_OF_SCALED`] has the
+/// thresholds.
+#[cold]
+#[inline(never)]
+fn thresholds_of(bias: u32) -> &'static Thresholds {
+    &THRESHOLDS[usize::from(bias as u8)]
+}
+
 /// `SELECT_IN_BYTE[b][r]`: the position of the set bit of `b` with `r` set
 /// bits below it (0 when there is none).
 static SELECT_IN_BYTE: [[u8; 8]; 256] = {
@@ -213,9 +246,8 @@ type Classes = [u8; 2 * LABEL];
 /// latency: the four candidate sums are formed while the end is found, then
 /// one is selected.
 #[inline]
-fn read_window(classes: &Classes, pos: usize, bias: u32) -> Option<(u32, usize)> {
-    debug_assert!(pos < LABEL && (bias as usize) < BIASES);
-    let thresholds = &THRESHOLDS[usize::from(bias as u8)];
+fn read_window(classes: &Classes, pos: usize, thresholds: &Thresholds) -> Option<(u32, usize)> {
+    debug_assert!(pos < LABEL);
     let window = &classes[pos % LABEL..][..WINDOW];
     let word = u32::from_le_bytes(window.try_into().ok()?);
     // Digit values; a non-digit reads as some value, but is caught below
@@ -237,13 +269,55 @@ fn read_window(classes: &Classes, pos: usize, bias: u32) -> Option<(u32, usize)>
     let pick = |end: u32, this: (u32, usize), later: (u32, usize)| {
         std::hint::select_unpredictable(ends & end != 0, this, later)
     };
-    let (delta, digits) = pick(
+    Some(pick(
         0x80,
         (one, 1),
         pick(0x8000, (two, 2), pick(0x80_0000, (three, 3), (four, 4))),
-    );
-    Some((delta, digits))
+    ))
 }
+
+/// `ceil(2^32 / d)` for every `d` below 128 (0 for 0): `x div d` is then the
+/// high half of the 64-bit `x * RECIPROCALS[d]`, exact for every `x` below
+/// 2^25 (the error `x * (RECIPROCALS[d] * d - 2^32)` stays below `2^32`).
+static RECIPROCALS: [u64; 128] = {
+    let mut table = [0; 128];
+    let mut d = 1;
+    while d < table.len() {
+        table[d] = (1u64 << 32).div_ceil(d as u64);
+        d += 1;
+    }
+    table
+};
+
+/// `x div d` for `x` below [`SMALL`] and `d` from 1 to 127: one
+/// multiplication, and no bounds check.
+#[inline]
+fn divide(x: u32, d: u32) -> u32 {
+    debug_assert!(x < SMALL && (1..128).contains(&d));
+    ((u64::from(x) * RECIPROCALS[d as usize % 128]) >> 32) as u32
+}
+
+/// While `i` stays below this, section 6.2's loop needs no overflow check
+/// and divides by [`divide`]: `n` grows by less than `i` per insertion, so
+/// it stays below `2^24 * 64 + INITIAL_N`. An integer read at once is at
+/// most 35 * (1 + 35 + 35^2 + 35^3), and `i` before it at most 64, far
+/// below.
+const SMALL: u32 = 1 << 24;
+
+// What divide() is exact for.
+const _: () = assert!(SMALL <= 1 << 25);
+
+/// [`read_delta`], out of line: labels rarely need it, and inlined, it
+/// would crowd the registers of the main loop.
+#[cold]
+#[inline(never)]
+fn read_slowly(input: &[u8], pos: usize, i: u32, bias: u32) -> Result<(u32, usize), Error> {
+    read_delta(input, pos, i, bias)
+}
+
+/// Outputs of at most this many code points are placed through a list of
+/// nibbles.
+const NIBBLES: usize = 16;
 
 /// Decodes `input` (at most [`LABEL`] bytes) into `output`, which must be
 /// empty; same results as [`super::fast`]'s general paths.
@@ -252,14 +326,11 @@ pub(super) fn decode(input: &[u8], max_out: u32, output: &mut Decoded) -> Result
     for (class, &c) in classes.iter_mut().zip(input) {
         *class = CLASSES[usize::from(c)];
     }
-    let mut upper = 0u64;
     let mut delimiters = 0u64;
     let mut non_ascii = 0u64;
     for (k, chunk) in classes.chunks_exact(8).take(LABEL / 8).enumerate() {
         let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
         let not_digit = word >> 7;
-        // Non-digits have no IS_UPPER bit.
-        upper |= gather(word >> 6) << (8 * k);
         delimiters |= gather(not_digit & word) << (8 * k);
         non_ascii |= gather(not_digit & (word >> 1)) << (8 * k);
     }
@@ -287,39 +358,95 @@ pub(super) fn decode(input: &[u8], max_out: u32, output: &mut Decoded) -> Result
     let mut at = [0u8; LABEL];
     let mut code_point = [0u32; LABEL];
     let mut count = 0;
-    insertions(
-        input,
-        b,
-        max_out,
-        |pos, i, bias| {
-            let (delta, digits) = read_window(&classes, pos, bias)?;
-            // A window sums to at most 35 * (1 + 35 + 35^2 + 35^3), which
-            // cannot take i (at most 64 here) past maxint.
-            Some((i.checked_add(delta)?, delta, pos + digits))
-        },
-        |i, n, upper| {
-            at[count % LABEL] = i as u8 | if upper { IS_UPPER } else { 0 };
-            code_point[count % LABEL] = n;
-            count += 1;
-        },
-    )?;
+    let mut record = |i: u32, n: u32, upper: u8| {
+        at[count % LABEL] = i as u8 | upper;
+        code_point[count % LABEL] = n;
+        count += 1;
+    };
+    let mut state = Progress::start(b);
+    let mut thresholds = &THRESHOLDS[state.bias as usize];
+    while state.pos < input.len() {
+        let Progress {
+            mut n,
+            i: oldi,
+            bias,
+            len,
+            pos,
+        } = state;
+        let (mut i, end) = match read_window(&classes, pos, thresholds) {
+            Some((delta, digits)) => (oldi + delta, pos + digits),
+            None => match read_slowly(input, pos, oldi, bias) {
+                Ok((i, end)) if i < SMALL => (i, end),
+                // Errors, and integers too large for this loop's shortcuts:
+                // the general loop reads the integer again.
+                _ => {
+                    insertions(input, state, max_out, |i, n, upper| {
+                        record(i, n, if upper { IS_UPPER } else { 0 });
+                    })?;
+                    break;
+                }
+            },
+        };
+        let delta = i - oldi;
+        let damped = if oldi == 0 { delta / DAMP } else { delta / 2 };
+        let numpoints = len + 1;
+        let wraps = divide(i, numpoints);
+        n += wraps;
+        i -= wraps * numpoints;
+        if len >= max_out {
+            return Err(Error::BigOutput);
+        }
+        record(i, n, classes[(end - 1) % LABEL] & IS_UPPER);
+        let scaled = damped + divide(damped, numpoints);
+        let bias = scaled_bias(scaled);
+        thresholds = match THRESHOLDS_OF_SCALED.get(scaled as usize) {
+            Some(thresholds) => thresholds,
+            None => thresholds_of(bias),
+        };
+        state = Progress {
+            n,
+            i: i + 1,
+            bias,
+            len: numpoints,
+            pos: end,
+        };
+    }
 
     // Placement, from the last insertion to the first: only later ones moved
     // an insertion, so it goes to the free slot with `at` free slots before
     // it; the literal portion fills the slots left, in order.
     let total = b + count;
-    let mut slots = Slots::new(total);
     let mut placed = [0u32; LABEL];
     let mut flags = 0u64;
-    for (&step, &n) in at[..count].iter().zip(&code_point[..count]).rev() {
-        let slot = slots.take(u32::from(step & !IS_UPPER));
-        placed[slot as usize % LABEL] = n;
-        flags |= u64::from(step & IS_UPPER != 0) << slot;
-    }
-    for (j, &c) in input[..b].iter().enumerate() {
-        let slot = slots.take_first();
-        placed[slot as usize % LABEL] = u32::from(c);
-        flags |= ((upper >> j) & 1) << slot;
+    if total <= NIBBLES {
+        // The free slots in order, a nibble each: taking one shifts the
+        // later ones down, with no chain through a search.
+        let mut free: u64 = 0xFEDC_BA98_7654_3210;
+        for (&step, &n) in at[..count].iter().zip(&code_point[..count]).rev() {
+            let shift = 4 * u32::from(step & !IS_UPPER);
+            let slot = (free >> shift) & 0xF;
+            let below = (1u64 << shift) - 1;
+            free = (free & below) | ((free >> 4) & !below);
+            placed[slot as usize] = n;
+            flags |= u64::from(step & IS_UPPER != 0) << slot;
+        }
+        for (j, &c) in input[..b].iter().enumerate() {
+            let slot = (free >> (4 * j)) & 0xF;
+            placed[slot as usize] = u32::from(c);
+            flags |= u64::from(c.is_ascii_uppercase()) << slot;
+        }
+    } else {
+        let mut slots = Slots::new(total);
+        for (&step, &n) in at[..count].iter().zip(&code_point[..count]).rev() {
+            let slot = slots.take(u32::from(step & !IS_UPPER));
+            placed[slot as usize % LABEL] = n;
+            flags |= u64::from(step & IS_UPPER != 0) << slot;
+        }
+        for &c in &input[..b] {
+            let slot = slots.take_first();
+            placed[slot as usize % LABEL] = u32::from(c);
+            flags |= u64::from(c.is_ascii_uppercase()) << slot;
+        }
     }
     output.code_points.extend_from_slice(&placed[..total]);
     output.flags.assign_bits(flags, total);
@@ -367,6 +494,37 @@ mod tests {
         for bits in 0..=255u64 {
             let spread = (0..8).map(|j| ((bits >> j) & 1) << (8 * j)).sum::<u64>();
             assert_eq!(gather(spread | (spread << 3) | HIGH), bits);
+        }
+    }
+
+    #[test]
+    fn divide_is_exact_below_2_to_the_25() {
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        for d in 1..128u32 {
+            let edges = (0..4096).chain((1 << 25) - 4096..1 << 25);
+            let random = (0..4096).map(|_| {
+                rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                (rng >> 39) as u32
+            });
+            for x in edges.chain(random) {
+                assert_eq!(
+                    (u64::from(x) * RECIPROCALS[d as usize]) >> 32,
+                    u64::from(x / d),
+                    "{x} / {d}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn thresholds_of_scaled_deltas_are_those_of_their_bias() {
+        for (delta, entry) in THRESHOLDS_OF_SCALED.iter().enumerate() {
+            // Halved, and divided by more points than it has: `delta`.
+            let delta = delta as u32;
+            let bias = super::super::adapt(2 * delta, 2 * delta + 1, false);
+            let want = &THRESHOLDS[bias as usize];
+            assert_eq!(entry.last_digit_max, want.last_digit_max, "{delta}");
+            assert_eq!(entry.weights, want.weights, "{delta}");
         }
     }
 
