@@ -45,10 +45,22 @@
 //! checking pass is timed too; when it took less than half the budget
 //! ([`Settings::seconds_per_case`]), up to [`Settings::repetitions`] samples
 //! of enough passes each to last about [`Settings::sample_seconds`] follow,
-//! as long as the budget lasts. The result is the best and the median time
-//! per pass ([`Timing`]); reports and plots show the best (other processes
-//! only ever add time) as code points and inputs (labels) per second.
-//! Extrapolation uses the median.
+//! as long as the budget lasts. The budget counts the implementation's own
+//! time only: its checking pass and its samples.
+//!
+//! The samples are interleaved across the implementations. On one input set
+//! in one direction, every implementation's checking pass runs first; then
+//! each round takes one sample of every implementation still within its
+//! budget, in an order that rotates: round r starts at the r-th of them
+//! (modulo their number). A burst of noise from other processes on the
+//! machine then falls on all the implementations compared in the same run
+//! alike, rather than on the one that happened to be timed, which would
+//! shift the ratios between them.
+//!
+//! The result is the best and the median time per pass ([`Timing`]);
+//! reports and plots show the best (other processes only ever add time) as
+//! code points and inputs (labels) per second. Extrapolation uses the
+//! median.
 //!
 //! The budget also bounds the run: quadratic implementations on 10^6 code
 //! points take minutes. Before each long input, the time of the
@@ -929,6 +941,9 @@ fn encoding_order(subjects: &[&dyn Subject]) -> Vec<usize> {
     order
 }
 
+/// Checks and times every subject on one input set, encoding then
+/// decoding: in each direction, every subject's checking pass first, then
+/// the samples of those with right answers, interleaved ([`Rounds`]).
 fn run_set(
     settings: &Settings,
     set: &InputSet,
@@ -936,7 +951,7 @@ fn run_set(
     history: &mut History,
     progress: &mut dyn FnMut(&str),
 ) -> Result<(CaseResult, CaseResult), BenchError> {
-    let case = |direction, checked_against: Option<String>, rows| CaseResult {
+    let case = |direction, checked_against: Option<String>, rows: Vec<Option<Row>>| CaseResult {
         set: set.kind,
         size: set.size,
         label: set.label(),
@@ -944,45 +959,70 @@ fn run_set(
         inputs: set.inputs.len(),
         code_points: set.code_points(),
         checked_against,
-        rows,
+        rows: rows.into_iter().flatten().collect(),
     };
     let encode_inputs: Vec<EncodeInput> =
         set.inputs.iter().cloned().map(EncodeInput::new).collect();
     let mut rows: Vec<Option<Row>> = vec![None; subjects.len()];
+    let mut ready = Vec::new();
     let mut reference: Option<(String, Vec<Vec<u8>>)> = None;
-    for i in encoding_order(subjects) {
+    let order = encoding_order(subjects);
+    for &i in &order {
         let subject = subjects[i];
-        let outcome = measure_case(
+        let checked = check_case(
             settings,
             set,
             Direction::Encode,
             subject,
             history,
             &encode_inputs,
-            |input| subject.encode(input),
+            move |input| subject.encode(input),
             |k, got| match &reference {
                 Some((name, want)) => check_encoding(subject, name, &set.inputs[k], &want[k], got),
                 None => first_encoding(subject, &set.inputs[k], got),
             },
         )?;
-        if let (Outcome::Measured(_), None) = (&outcome.0, &reference) {
-            reference = Some((subject.name().to_string(), outcome.1));
+        match checked {
+            Checked::Skipped(outcome) => rows[i] = Some(row(subject, outcome)),
+            Checked::Right {
+                first,
+                answers,
+                pass,
+            } => {
+                if reference.is_none() {
+                    reference = Some((subject.name().to_string(), answers));
+                }
+                ready.push(Ready {
+                    index: i,
+                    first,
+                    pass,
+                });
+            }
         }
-        report_progress(progress, set, Direction::Encode, subject, &outcome.0);
-        rows[i] = Some(Row {
-            implementation: subject.name().to_string(),
-            outcome: outcome.0,
-        });
+    }
+    time_checked(
+        settings,
+        set,
+        Direction::Encode,
+        subjects,
+        history,
+        ready,
+        &mut rows,
+    );
+    for &i in &order {
+        if let Some(row) = &rows[i] {
+            report_progress(progress, set, Direction::Encode, subjects[i], &row.outcome);
+        }
     }
     let encoded = case(
         Direction::Encode,
         reference.as_ref().map(|(name, _)| name.clone()),
-        rows.into_iter().flatten().collect(),
+        rows,
     );
 
-    let mut rows = Vec::new();
     let Some((encoder, encodings)) = reference else {
-        for subject in subjects {
+        let mut rows = Vec::new();
+        for &subject in subjects {
             let outcome = predicted_skip(settings, history, subject.name(), set, Direction::Decode)
                 .unwrap_or_else(|| Outcome::Skipped {
                     skip: Skip::NothingToDecode,
@@ -990,33 +1030,56 @@ fn run_set(
                         "nothing to decode: no implementation encoded this input within the budget"
                             .into(),
                 });
-            rows.push(Row {
-                implementation: subject.name().to_string(),
-                outcome,
-            });
+            rows.push(Some(row(subject, outcome)));
         }
         return Ok((encoded, case(Direction::Decode, None, rows)));
     };
     let decode_inputs: Vec<DecodeInput> = encodings.into_iter().map(DecodeInput::new).collect();
-    for &subject in subjects {
-        let (outcome, _) = measure_case(
+    let mut rows: Vec<Option<Row>> = vec![None; subjects.len()];
+    let mut ready = Vec::new();
+    for (i, &subject) in subjects.iter().enumerate() {
+        let checked = check_case(
             settings,
             set,
             Direction::Decode,
             subject,
             history,
             &decode_inputs,
-            |input| subject.decode(input),
+            move |input| subject.decode(input),
             |k, got| check_decoding(subject, &decode_inputs[k].bytes, &set.inputs[k], got),
         )?;
-        report_progress(progress, set, Direction::Decode, subject, &outcome);
-        rows.push(Row {
-            implementation: subject.name().to_string(),
-            outcome,
-        });
+        match checked {
+            Checked::Skipped(outcome) => rows[i] = Some(row(subject, outcome)),
+            Checked::Right { first, pass, .. } => ready.push(Ready {
+                index: i,
+                first,
+                pass,
+            }),
+        }
+    }
+    time_checked(
+        settings,
+        set,
+        Direction::Decode,
+        subjects,
+        history,
+        ready,
+        &mut rows,
+    );
+    for (subject, row) in subjects.iter().zip(&rows) {
+        if let Some(row) = row {
+            report_progress(progress, set, Direction::Decode, *subject, &row.outcome);
+        }
     }
     let against = format!("the encoded input ({encoder}'s encoding)");
     Ok((encoded, case(Direction::Decode, Some(against), rows)))
+}
+
+fn row(subject: &dyn Subject, outcome: Outcome) -> Row {
+    Row {
+        implementation: subject.name().to_string(),
+        outcome,
+    }
 }
 
 fn report_progress(
@@ -1240,21 +1303,36 @@ fn predicted_skip(
     })
 }
 
-/// Checks and times one subject on one input set; returns the outcome and
-/// the answers of the checking pass (empty when skipped).
+/// What the checking pass made of one subject on one input set.
+enum Checked<'a, O> {
+    /// Not timed: skipped by extrapolation, or an input it cannot take.
+    Skipped(Outcome),
+    /// Every answer was right: ready for timing.
+    Right {
+        /// The checking pass's time, in seconds.
+        first: f64,
+        /// Its answers.
+        answers: Vec<O>,
+        /// One timed pass over the input set.
+        pass: Box<dyn FnMut() + 'a>,
+    },
+}
+
+/// Runs the checking pass of one subject on one input set, timed, and
+/// checks every answer; a wrong answer fails the run.
 #[allow(clippy::too_many_arguments)]
-fn measure_case<I, O>(
+fn check_case<'a, I, O>(
     settings: &Settings,
     set: &InputSet,
     direction: Direction,
     subject: &dyn Subject,
-    history: &mut History,
-    inputs: &[I],
-    call: impl Fn(&I) -> Result<O, EngineError>,
+    history: &History,
+    inputs: &'a [I],
+    call: impl Fn(&I) -> Result<O, EngineError> + 'a,
     check: impl Fn(usize, &Result<O, EngineError>) -> Check,
-) -> Result<(Outcome, Vec<O>), BenchError> {
+) -> Result<Checked<'a, O>, BenchError> {
     if let Some(skipped) = predicted_skip(settings, history, subject.name(), set, direction) {
-        return Ok((skipped, Vec::new()));
+        return Ok(Checked::Skipped(skipped));
     }
     let started = Instant::now();
     let answers: Vec<Result<O, EngineError>> = inputs.iter().map(&call).collect();
@@ -1268,7 +1346,7 @@ fn measure_case<I, O>(
                 } else {
                     reason
                 };
-                return Ok((Outcome::Skipped { skip, reason }, Vec::new()));
+                return Ok(Checked::Skipped(Outcome::Skipped { skip, reason }));
             }
             Check::Wrong(detail) => {
                 return Err(BenchError::WrongAnswer {
@@ -1281,66 +1359,195 @@ fn measure_case<I, O>(
             }
         }
     }
-    let answers: Vec<O> = answers.into_iter().flatten().collect();
-    let timing = time_passes(settings, started, first, || {
-        for input in inputs {
-            let _ = black_box(call(black_box(input)));
-        }
-    });
-    if let Some(size) = set.size {
-        history
-            .entry((subject.name().to_string(), set.kind, direction))
-            .or_default()
-            .push((size, timing.median_seconds));
-    }
-    Ok((Outcome::Measured(timing), answers))
+    Ok(Checked::Right {
+        first,
+        answers: answers.into_iter().flatten().collect(),
+        pass: Box::new(move || {
+            for input in inputs {
+                let _ = black_box(call(black_box(input)));
+            }
+        }),
+    })
 }
 
-/// Times passes after the checking pass, which started at `started` and
-/// took `first` seconds, within the budget.
-fn time_passes(
-    settings: &Settings,
-    started: Instant,
+/// A subject checked on one input set, to be timed.
+struct Ready<'a> {
+    /// Its index in the run's subjects.
+    index: usize,
+    /// Its checking pass's time, in seconds.
     first: f64,
-    mut pass: impl FnMut(),
-) -> Timing {
-    let budget = settings.seconds_per_case;
-    if first * 2.0 >= budget {
-        return Timing {
-            median_seconds: first,
-            best_seconds: first,
-            samples: 1,
-            passes: 1,
-        };
-    }
-    let target = settings
-        .sample_seconds
-        .min(budget / (2.0 * settings.repetitions as f64));
-    let iterations = (target / first.max(1e-9)).ceil().clamp(1.0, 1e9) as u64;
-    let mut per_pass = Vec::with_capacity(settings.repetitions);
-    for _ in 0..settings.repetitions {
-        let estimate = per_pass.last().copied().unwrap_or(first) * iterations as f64;
-        if !per_pass.is_empty() && started.elapsed().as_secs_f64() + estimate > budget {
+    /// One pass over the input set.
+    pass: Box<dyn FnMut() + 'a>,
+}
+
+/// Times the subjects checked on one input set in one direction, their
+/// samples interleaved ([`Rounds`]), fills in their rows, and records the
+/// medians of long inputs for extrapolation.
+fn time_checked(
+    settings: &Settings,
+    set: &InputSet,
+    direction: Direction,
+    subjects: &[&dyn Subject],
+    history: &mut History,
+    mut ready: Vec<Ready<'_>>,
+    rows: &mut [Option<Row>],
+) {
+    let firsts: Vec<f64> = ready.iter().map(|r| r.first).collect();
+    let mut rounds = Rounds::new(settings, &firsts);
+    loop {
+        let order = rounds.next_round();
+        if order.is_empty() {
             break;
         }
-        let start = Instant::now();
-        for _ in 0..iterations {
-            pass();
+        for k in order {
+            let iterations = rounds.iterations(k);
+            let pass = &mut ready[k].pass;
+            let start = Instant::now();
+            for _ in 0..iterations {
+                pass();
+            }
+            rounds.record(k, start.elapsed().as_secs_f64());
         }
-        per_pass.push(start.elapsed().as_secs_f64() / iterations as f64);
     }
-    per_pass.sort_by(f64::total_cmp);
-    let middle = per_pass.len() / 2;
-    let median = if !per_pass.len().is_multiple_of(2) {
-        per_pass[middle]
-    } else {
-        (per_pass[middle - 1] + per_pass[middle]) / 2.0
-    };
-    Timing {
-        median_seconds: median,
-        best_seconds: per_pass[0],
-        samples: per_pass.len(),
-        passes: 1 + iterations * per_pass.len() as u64,
+    for (r, timing) in ready.iter().zip(rounds.timings()) {
+        let subject = subjects[r.index];
+        if let Some(size) = set.size {
+            history
+                .entry((subject.name().to_string(), set.kind, direction))
+                .or_default()
+                .push((size, timing.median_seconds));
+        }
+        rows[r.index] = Some(row(subject, Outcome::Measured(timing)));
+    }
+}
+
+/// The timed samples of the subjects of one input set in one direction,
+/// taken in rounds: each round, one sample of each subject still within its
+/// budget, starting at the next subject each round, so that noise on the
+/// machine falls on every subject alike.
+///
+/// A subject's budget ([`Settings::seconds_per_case`]) counts its own time
+/// only: its checking pass and its samples. It takes no sample when the
+/// checking pass took half the budget or more; otherwise up to
+/// [`Settings::repetitions`] samples, each of as many passes as its checking
+/// pass says fit in [`Settings::sample_seconds`] (at most a
+/// `2 * repetitions`th of the budget), at least one, and no further one
+/// when its time so far plus the last sample's time would exceed the budget.
+#[derive(Clone, Debug)]
+struct Rounds {
+    budget: f64,
+    repetitions: usize,
+    /// The rounds started so far.
+    round: usize,
+    subjects: Vec<Sampling>,
+}
+
+/// One subject's samples so far.
+#[derive(Clone, Debug)]
+struct Sampling {
+    /// The checking pass, in seconds.
+    first: f64,
+    /// Passes per sample.
+    iterations: u64,
+    /// Its time so far: the checking pass and its samples, in seconds.
+    spent: f64,
+    /// Each sample's time per pass, in seconds.
+    per_pass: Vec<f64>,
+    /// Whether it may take more samples.
+    running: bool,
+}
+
+impl Rounds {
+    /// The samples of subjects whose checking passes took `firsts` seconds.
+    fn new(settings: &Settings, firsts: &[f64]) -> Self {
+        let budget = settings.seconds_per_case;
+        let target = settings
+            .sample_seconds
+            .min(budget / (2.0 * settings.repetitions as f64));
+        Rounds {
+            budget,
+            repetitions: settings.repetitions,
+            round: 0,
+            subjects: firsts
+                .iter()
+                .map(|&first| Sampling {
+                    first,
+                    iterations: (target / first.max(1e-9)).ceil().clamp(1.0, 1e9) as u64,
+                    spent: first,
+                    per_pass: Vec::new(),
+                    running: first * 2.0 < budget,
+                })
+                .collect(),
+        }
+    }
+
+    /// The subjects that take a sample in the next round, in the order they
+    /// take it: those still within their budget, starting at the round's
+    /// number modulo their count. Empty when every subject is done.
+    fn next_round(&mut self) -> Vec<usize> {
+        let (budget, repetitions) = (self.budget, self.repetitions);
+        for s in self.subjects.iter_mut().filter(|s| s.running) {
+            let estimate = s.per_pass.last().copied().unwrap_or(s.first) * s.iterations as f64;
+            if s.per_pass.len() >= repetitions
+                || (!s.per_pass.is_empty() && s.spent + estimate > budget)
+            {
+                s.running = false;
+            }
+        }
+        let mut order: Vec<usize> = (0..self.subjects.len())
+            .filter(|&k| self.subjects[k].running)
+            .collect();
+        if !order.is_empty() {
+            let start = self.round % order.len();
+            order.rotate_left(start);
+            self.round += 1;
+        }
+        order
+    }
+
+    /// How many passes a sample of subject `k` runs.
+    fn iterations(&self, k: usize) -> u64 {
+        self.subjects[k].iterations
+    }
+
+    /// Records a sample of subject `k` that took `seconds`.
+    fn record(&mut self, k: usize, seconds: f64) {
+        let s = &mut self.subjects[k];
+        s.spent += seconds;
+        s.per_pass.push(seconds / s.iterations as f64);
+    }
+
+    /// Each subject's timing: over its samples, or the checking pass alone
+    /// when it took none.
+    fn timings(&self) -> Vec<Timing> {
+        self.subjects.iter().map(Sampling::timing).collect()
+    }
+}
+
+impl Sampling {
+    fn timing(&self) -> Timing {
+        if self.per_pass.is_empty() {
+            return Timing {
+                median_seconds: self.first,
+                best_seconds: self.first,
+                samples: 1,
+                passes: 1,
+            };
+        }
+        let mut per_pass = self.per_pass.clone();
+        per_pass.sort_by(f64::total_cmp);
+        let middle = per_pass.len() / 2;
+        let median = if !per_pass.len().is_multiple_of(2) {
+            per_pass[middle]
+        } else {
+            (per_pass[middle - 1] + per_pass[middle]) / 2.0
+        };
+        Timing {
+            median_seconds: median,
+            best_seconds: per_pass[0],
+            samples: per_pass.len(),
+            passes: 1 + self.iterations * per_pass.len() as u64,
+        }
     }
 }
 
@@ -1821,6 +2028,107 @@ mod tests {
             predicted_skip(&settings, &history, "x", &set, Direction::Encode),
             None
         );
+    }
+
+    /// Runs `rounds` to the end without timing anything: a sample of
+    /// subject `k`, its `n`th, takes `per_pass(k, n)` seconds per pass.
+    /// Returns the order of each round.
+    fn simulate(rounds: &mut Rounds, per_pass: impl Fn(usize, usize) -> f64) -> Vec<Vec<usize>> {
+        let mut taken = vec![0; rounds.subjects.len()];
+        let mut orders = Vec::new();
+        loop {
+            let order = rounds.next_round();
+            if order.is_empty() {
+                return orders;
+            }
+            for &k in &order {
+                let seconds = per_pass(k, taken[k]) * rounds.iterations(k) as f64;
+                rounds.record(k, seconds);
+                taken[k] += 1;
+            }
+            orders.push(order);
+        }
+    }
+
+    #[test]
+    fn samples_rotate_over_the_subjects_round_by_round() {
+        // About 1 ms per pass: 52 passes make a sample of about 50 ms, far
+        // within the budget of 10 s, so each subject takes 7 samples.
+        let first = 1.0 / 1024.0;
+        let mut rounds = Rounds::new(&Settings::full(), &[first; 3]);
+        let orders = simulate(&mut rounds, |_, _| first);
+        assert_eq!(
+            orders,
+            [
+                [0, 1, 2],
+                [1, 2, 0],
+                [2, 0, 1],
+                [0, 1, 2],
+                [1, 2, 0],
+                [2, 0, 1],
+                [0, 1, 2]
+            ]
+        );
+        for timing in rounds.timings() {
+            assert_eq!(timing.samples, 7);
+            assert_eq!(timing.passes, 1 + 7 * 52);
+            assert_eq!(timing.best_seconds, first);
+            assert_eq!(timing.median_seconds, first);
+        }
+        let mut none = Rounds::new(&Settings::full(), &[]);
+        assert!(none.next_round().is_empty());
+        assert!(none.timings().is_empty());
+    }
+
+    #[test]
+    fn each_subject_samples_within_its_own_budget() {
+        let settings = Settings {
+            seconds_per_case: 1.0,
+            ..Settings::full()
+        };
+        // 0: the checking pass took half the budget, so no samples.
+        // 1: one pass per sample, slow samples (0.25, 0.1875, 0.3125 s):
+        //    its own time is 0.125 + 0.75 = 0.875 s after three, and a
+        //    fourth like the last would end at 1.1875 s, over the budget.
+        // 2: about 50 ms samples: all 7 fit.
+        let firsts = [0.5, 0.125, 1.0 / 1024.0];
+        let mut rounds = Rounds::new(&settings, &firsts);
+        assert_eq!(
+            (0..3).map(|k| rounds.iterations(k)).collect::<Vec<_>>(),
+            [1, 1, 52]
+        );
+        let slow = [0.25, 0.1875, 0.3125];
+        let orders = simulate(&mut rounds, |k, n| match k {
+            1 => slow[n],
+            _ => firsts[k],
+        });
+        let expected: [&[usize]; 7] = [&[1, 2], &[2, 1], &[1, 2], &[2], &[2], &[2], &[2]];
+        assert_eq!(orders, expected);
+        let timings = rounds.timings();
+        assert_eq!(
+            timings[0],
+            Timing {
+                median_seconds: 0.5,
+                best_seconds: 0.5,
+                samples: 1,
+                passes: 1,
+            }
+        );
+        assert_eq!(
+            timings[1],
+            Timing {
+                median_seconds: 0.25,
+                best_seconds: 0.1875,
+                samples: 3,
+                passes: 4,
+            }
+        );
+        assert_eq!((timings[2].samples, timings[2].passes), (7, 1 + 7 * 52));
+        // Two samples: the median is their mean.
+        let mut rounds = Rounds::new(&settings, &[0.125]);
+        let orders = simulate(&mut rounds, |_, n| [0.25, 0.5][n]);
+        assert_eq!(orders, [[0], [0]]);
+        assert_eq!(rounds.timings()[0].median_seconds, 0.375);
     }
 
     #[test]

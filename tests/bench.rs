@@ -3,9 +3,9 @@
 //! fails the run, the plot is well-formed SVG with a line per
 //! implementation, and the command works. Nothing here asserts a time.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::process::Command;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use punycheck::bench::{
     self, BenchError, Builtin, DecodeInput, Direction, EncodeInput, Outcome, PALETTE, PANELS,
@@ -330,6 +330,120 @@ fn the_clean_room_code_stands_in_where_the_c_reference_does_not_run() {
             ..
         }) => assert_eq!(implementation, "faulty"),
         other => panic!("{other:?}"),
+    }
+}
+
+/// A built-in implementation that logs which of its calls were on the
+/// random labels (encoding a label, or decoding back to one).
+struct Logged<'a> {
+    inner: Builtin,
+    labels: &'a HashSet<Vec<u32>>,
+    log: &'a Mutex<Vec<(Direction, &'static str)>>,
+}
+
+impl Logged<'_> {
+    fn note(&self, direction: Direction, code_points: &[u32]) {
+        if self.labels.contains(code_points) {
+            let name = match self.inner {
+                Builtin::RfcC => REFERENCE,
+                Builtin::CleanRoom => "cleanroom",
+                _ => "idna",
+            };
+            self.log.lock().expect("log").push((direction, name));
+        }
+    }
+}
+
+impl Subject for Logged<'_> {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn encode(&self, input: &EncodeInput) -> Result<Vec<u8>, EngineError> {
+        self.note(Direction::Encode, &input.code_points);
+        self.inner.encode(input)
+    }
+
+    fn decode(&self, input: &DecodeInput) -> Result<Vec<u32>, EngineError> {
+        let got = self.inner.decode(input);
+        if let Ok(cps) = &got {
+            self.note(Direction::Decode, cps);
+        }
+        got
+    }
+}
+
+#[test]
+fn samples_are_interleaved_in_rotating_rounds() {
+    let settings = settings();
+    let labels = bench::random_labels(settings.seed, settings.labels);
+    let label_set: HashSet<Vec<u32>> = labels.iter().cloned().collect();
+    let log = Mutex::new(Vec::new());
+    let logged = |inner| Logged {
+        inner,
+        labels: &label_set,
+        log: &log,
+    };
+    // Given out of the encoding order (the reference, its stand-in, the
+    // others), which the encoding checks follow.
+    let (idna, cleanroom, rfc_c) = (
+        logged(Builtin::Idna),
+        logged(Builtin::CleanRoom),
+        logged(Builtin::RfcC),
+    );
+    let subjects: Vec<&dyn Subject> = vec![&idna, &cleanroom, &rfc_c];
+    let report = bench::run(&settings, &subjects, &mut |_| {}).expect("right answers");
+    let log = log.into_inner().expect("log");
+    for (direction, checks) in [
+        (Direction::Encode, ["rfc-c", "cleanroom", "idna"]),
+        (Direction::Decode, ["idna", "cleanroom", "rfc-c"]),
+    ] {
+        // The passes over the labels, one subject each.
+        let calls: Vec<&str> = log
+            .iter()
+            .filter(|(d, _)| *d == direction)
+            .map(|&(_, name)| name)
+            .collect();
+        let passes: Vec<&str> = calls
+            .chunks(labels.len())
+            .map(|pass| {
+                assert!(pass.iter().all(|n| *n == pass[0]), "{direction}: {pass:?}");
+                pass[0]
+            })
+            .collect();
+        // What the timings say: first every checking pass, then round r
+        // has a sample of each subject with more than r samples, starting
+        // at the (r mod count)th of them, in the order of the checks.
+        let case = report
+            .cases
+            .iter()
+            .find(|c| c.set == SetKind::Labels && c.direction == direction)
+            .expect("the labels case");
+        let sampled: Vec<(&str, usize, u64)> = checks
+            .iter()
+            .map(|&name| {
+                let t = case.timing(name).expect("measured");
+                if t.passes == 1 {
+                    (name, 0, 0)
+                } else {
+                    (name, t.samples, (t.passes - 1) / t.samples as u64)
+                }
+            })
+            .collect();
+        let mut expected: Vec<&str> = checks.to_vec();
+        for round in 0.. {
+            let mut order: Vec<&(&str, usize, u64)> =
+                sampled.iter().filter(|s| s.1 > round).collect();
+            if order.is_empty() {
+                break;
+            }
+            let start = round % order.len();
+            order.rotate_left(start);
+            for &&(name, _, iterations) in &order {
+                expected.extend(std::iter::repeat_n(name, iterations as usize));
+            }
+        }
+        assert_eq!(passes, expected, "{direction}: {sampled:?}");
     }
 }
 
