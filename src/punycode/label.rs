@@ -33,7 +33,7 @@ use super::fast::{
     ADAPT_LOOP_END, ADAPT_TAIL, DIGIT_VALUES, NO_DIGIT, Progress, insertions, read_delta,
     scaled_bias,
 };
-use super::{BASE, BadInputReason, DAMP, DELIMITER, Decoded, Error, threshold};
+use super::{BASE, BadInputReason, DAMP, DELIMITER, Decoded, Error, INITIAL_BIAS, threshold};
 
 /// Punycode of at most this many bytes is decoded here: every set of
 /// positions fits in one `u64`.
@@ -266,14 +266,12 @@ fn read_window(classes: &Classes, pos: usize, thresholds: &Thresholds) -> Option
     let four = three + (values >> 24) * w3;
     // Which candidate is a guess the processor cannot make, so select
     // without branches.
-    let pick = |end: u32, this: (u32, usize), later: (u32, usize)| {
+    let pick = |end: u32, this: u32, later: u32| {
         std::hint::select_unpredictable(ends & end != 0, this, later)
     };
-    Some(pick(
-        0x80,
-        (one, 1),
-        pick(0x8000, (two, 2), pick(0x80_0000, (three, 3), (four, 4))),
-    ))
+    let delta = pick(0x80, one, pick(0x8000, two, pick(0x80_0000, three, four)));
+    // The last digit's high bit is bit 8k + 7 for digit k.
+    Some((delta, (ends.trailing_zeros() as usize + 1) / 8))
 }
 
 /// `ceil(2^32 / d)` for every `d` below 128 (0 for 0): `x div d` is then the
@@ -363,29 +361,43 @@ pub(super) fn decode(input: &[u8], max_out: u32, output: &mut Decoded) -> Result
         code_point[count % LABEL] = n;
         count += 1;
     };
-    let mut state = Progress::start(b);
-    let mut thresholds = &THRESHOLDS[state.bias as usize];
-    while state.pos < input.len() {
-        let Progress {
-            mut n,
-            i: oldi,
-            bias,
-            len,
-            pos,
-        } = state;
-        let (mut i, end) = match read_window(&classes, pos, thresholds) {
+    let Progress {
+        mut n,
+        mut i,
+        mut len,
+        mut pos,
+        ..
+    } = Progress::start(b);
+    let mut thresholds = &THRESHOLDS[INITIAL_BIAS as usize];
+    // What the last adapt() had after its damping and division, for the
+    // bias, which this loop needs only to hand over.
+    let mut scaled = None;
+    while pos < input.len() {
+        let oldi = i;
+        let end;
+        (i, end) = match read_window(&classes, pos, thresholds) {
             Some((delta, digits)) => (oldi + delta, pos + digits),
-            None => match read_slowly(input, pos, oldi, bias) {
-                Ok((i, end)) if i < SMALL => (i, end),
-                // Errors, and integers too large for this loop's shortcuts:
-                // the general loop reads the integer again.
-                _ => {
-                    insertions(input, state, max_out, |i, n, upper| {
-                        record(i, n, if upper { IS_UPPER } else { 0 });
-                    })?;
-                    break;
+            None => {
+                let bias = scaled.map_or(INITIAL_BIAS, scaled_bias);
+                match read_slowly(input, pos, oldi, bias) {
+                    Ok((i, end)) if i < SMALL => (i, end),
+                    // Errors, and integers too large for this loop's
+                    // shortcuts: the general loop reads the integer again.
+                    _ => {
+                        let here = Progress {
+                            n,
+                            i: oldi,
+                            bias,
+                            len,
+                            pos,
+                        };
+                        insertions(input, here, max_out, |i, n, upper| {
+                            record(i, n, if upper { IS_UPPER } else { 0 });
+                        })?;
+                        break;
+                    }
                 }
-            },
+            }
         };
         let delta = i - oldi;
         let damped = if oldi == 0 { delta / DAMP } else { delta / 2 };
@@ -397,19 +409,15 @@ pub(super) fn decode(input: &[u8], max_out: u32, output: &mut Decoded) -> Result
             return Err(Error::BigOutput);
         }
         record(i, n, classes[(end - 1) % LABEL] & IS_UPPER);
-        let scaled = damped + divide(damped, numpoints);
-        let bias = scaled_bias(scaled);
-        thresholds = match THRESHOLDS_OF_SCALED.get(scaled as usize) {
+        let now = damped + divide(damped, numpoints);
+        thresholds = match THRESHOLDS_OF_SCALED.get(now as usize) {
             Some(thresholds) => thresholds,
-            None => thresholds_of(bias),
+            None => thresholds_of(scaled_bias(now)),
         };
-        state = Progress {
-            n,
-            i: i + 1,
-            bias,
-            len: numpoints,
-            pos: end,
-        };
+        scaled = Some(now);
+        len = numpoints;
+        i += 1;
+        pos = end;
     }
 
     // Placement, from the last insertion to the first: only later ones moved
