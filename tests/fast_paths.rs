@@ -221,12 +221,19 @@ fn increment_overflow_in_a_later_round_of_a_long_input() {
 
 #[test]
 fn long_inputs_round_trip_and_match_naive() {
-    // Many distinct values in a scrambled order, and few values repeated.
-    let many: Vec<u32> = (0..5000u32).map(|k| 0x4E00 + (k * 7919) % 5000).collect();
-    let few: Vec<u32> = (0..5000u32)
-        .map(|k| [0x61, 0xE9, 0x4E2D, 0x1F600][k as usize % 4])
-        .collect();
-    for input in [many, few] {
+    // Many distinct values in a scrambled order, and few values repeated;
+    // long enough for each structure the long decoder places with (blocks
+    // of 16 and of 64 words, and the Fenwick tree past 4096 code points).
+    let many = |len: u32| -> Vec<u32> { (0..len).map(|k| 0x4E00 + (k * 7919) % len).collect() };
+    let few = |len: u32| -> Vec<u32> {
+        (0..len)
+            .map(|k| [0x61, 0xE9, 0x4E2D, 0x1F600][k as usize % 4])
+            .collect()
+    };
+    for input in [1000, 3000, 5000]
+        .into_iter()
+        .flat_map(|len| [many(len), few(len)])
+    {
         let encoded = punycode::encode(&input, None).unwrap();
         assert_eq!(Ok(encoded.clone()), encode_naive(&input, None, u32::MAX));
         let decoded = punycode::decode(&encoded).unwrap();

@@ -2,6 +2,7 @@
 //! the same results as [`super::simple`], in O(n log n) (see the module
 //! docs of [`super`], section "Performance").
 
+use super::blocks::Blocks;
 use super::fenwick::Marks;
 use super::label;
 use super::{
@@ -73,12 +74,39 @@ static RECIPROCALS: [u64; SHORT + 2] = {
     table
 };
 
-/// `x div d`, through [`RECIPROCALS`] when `d` is a short label's length.
-#[inline]
-fn divide(x: u32, d: u32) -> u32 {
-    match RECIPROCALS.get(d as usize) {
-        Some(&m) if d > 1 => ((u128::from(x) * u128::from(m)) >> 64) as u32,
-        _ => x / d,
+/// A divisor of 32-bit values, with its reciprocal `ceil(2^64 / d)`:
+/// dividing is then taking the high half of a multiplication, exact for
+/// every 32-bit `x` (see [`RECIPROCALS`]), and several times cheaper than a
+/// division. The decoder's divisor is the output's length plus one, known
+/// before the data it divides, so its reciprocal is computed off the chain
+/// of latencies from one integer to the next.
+#[derive(Clone, Copy)]
+struct Divisor {
+    d: u32,
+    /// `ceil(2^64 / d)`; 0 for 1, whose reciprocal does not fit.
+    reciprocal: u64,
+}
+
+impl Divisor {
+    /// `d`, which must not be 0; looked up in [`RECIPROCALS`] for a short
+    /// label's lengths.
+    #[inline]
+    fn new(d: u32) -> Self {
+        let reciprocal = match RECIPROCALS.get(d as usize) {
+            Some(&m) => m,
+            None => (u64::MAX / u64::from(d)).wrapping_add(1),
+        };
+        Divisor { d, reciprocal }
+    }
+
+    /// `x div d`.
+    #[inline]
+    fn divide(self, x: u32) -> u32 {
+        if self.d == 1 {
+            x
+        } else {
+            ((u128::from(x) * u128::from(self.reciprocal)) >> 64) as u32
+        }
     }
 }
 
@@ -146,8 +174,14 @@ static ADAPT_SHORT: [u8; ADAPT_STEPS[1] as usize + 1] = {
 /// looked up.
 #[inline]
 fn adapt(delta: u32, numpoints: u32, firsttime: bool) -> u32 {
+    adapt_by(delta, Divisor::new(numpoints), firsttime)
+}
+
+/// [`adapt`] with `numpoints` as a [`Divisor`].
+#[inline]
+fn adapt_by(delta: u32, numpoints: Divisor, firsttime: bool) -> u32 {
     let mut delta = if firsttime { delta / DAMP } else { delta / 2 };
-    delta += divide(delta, numpoints);
+    delta += numpoints.divide(delta);
     scaled_bias(delta)
 }
 
@@ -612,10 +646,14 @@ fn decode_short(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> R
 /// Long input: records every insertion, then places them from the last to
 /// the first: each goes to the free slot with `i` free slots before it,
 /// since only later insertions moved it, and the literal portion fills the
-/// slots left.
+/// slots left. The free slots are [`Blocks`] of 16 or 64 words up to 4096
+/// code points, and a Fenwick tree ([`Marks`]) beyond, where scanning all
+/// the blocks' counts per insertion would cost more than its descent.
 fn decode_long(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> Result<(), Error> {
-    let mut steps: Vec<(u32, u32)> = Vec::new();
-    let mut step_flags: Vec<bool> = Vec::new();
+    // Each insertion reads at least one byte.
+    let most = input.len() - b;
+    let mut steps: Vec<(u32, u32)> = Vec::with_capacity(most);
+    let mut step_flags: Vec<bool> = Vec::with_capacity(most);
     insertions(input, Progress::start(b), max_out, |i, n, flag| {
         steps.push((i, n));
         step_flags.push(flag);
@@ -627,11 +665,42 @@ fn decode_long(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> Re
     const TAKEN: u8 = 1;
     const UPPER: u8 = 2;
     let mut taken = vec![0u8; total];
-    let mut free = Marks::new(std::iter::repeat_n(true, total));
-    for (&(i, n), &flag) in steps.iter().zip(&step_flags).rev() {
-        let slot = free.take_nth(i);
-        taken[slot] = TAKEN | if flag { UPPER } else { 0 };
-        code_points[slot] = n;
+    // Each insertion goes to the free slot of its rank, from the last to the
+    // first.
+    fn place(
+        steps: &[(u32, u32)],
+        step_flags: &[bool],
+        taken: &mut [u8],
+        code_points: &mut [u32],
+        mut take_nth: impl FnMut(u32) -> usize,
+    ) {
+        for (&(i, n), &flag) in steps.iter().zip(step_flags).rev() {
+            let slot = take_nth(i);
+            taken[slot] = TAKEN | if flag { UPPER } else { 0 };
+            code_points[slot] = n;
+        }
+    }
+    let to_place = (
+        &steps[..],
+        &step_flags[..],
+        &mut taken[..],
+        &mut code_points[..],
+    );
+    if total <= Blocks::<16>::SLOTS {
+        let mut free = Blocks::<16>::new(total);
+        place(to_place.0, to_place.1, to_place.2, to_place.3, |rank| {
+            free.take_nth(rank)
+        });
+    } else if total <= Blocks::<64>::SLOTS {
+        let mut free = Blocks::<64>::new(total);
+        place(to_place.0, to_place.1, to_place.2, to_place.3, |rank| {
+            free.take_nth(rank)
+        });
+    } else {
+        let mut free = Marks::new(std::iter::repeat_n(true, total));
+        place(to_place.0, to_place.1, to_place.2, to_place.3, |rank| {
+            free.take_nth(rank)
+        });
     }
     // The literal portion fills the slots not taken, in order: a select per
     // slot, since which slots are taken is no pattern. The flags are
@@ -707,9 +776,10 @@ pub(super) fn insertions(
     } = from;
     while pos < input.len() {
         let oldi = i;
+        let numpoints = Divisor::new(len + 1);
         (i, pos) = read_delta(input, pos, i, bias)?;
-        bias = adapt(i - oldi, len + 1, oldi == 0);
-        let wraps = divide(i, len + 1);
+        bias = adapt_by(i - oldi, numpoints, oldi == 0);
+        let wraps = numpoints.divide(i);
         n = n.checked_add(wraps).ok_or(Error::Overflow {
             check: OverflowCheck::DecodeCodePoint,
             position: pos - 1,
@@ -785,9 +855,11 @@ mod tests {
         ]);
         for x in xs {
             for d in 1..=(SHORT as u32 + 3) {
-                assert_eq!(divide(x, d), x / d, "{x} / {d}");
+                assert_eq!(Divisor::new(d).divide(x), x / d, "{x} / {d}");
             }
-            assert_eq!(divide(x, u32::MAX), x / u32::MAX);
+            for d in [1000, 65_537, 1 << 31, u32::MAX - 1, u32::MAX] {
+                assert_eq!(Divisor::new(d).divide(x), x / d, "{x} / {d}");
+            }
         }
     }
 

@@ -29,6 +29,7 @@
 //!   of nibbles in one word, and taking one is a shift; beyond, a 64-bit
 //!   mask of free slots ([`Slots::take`]).
 
+use super::blocks::{LOW, byte_prefix, select_by_prefix};
 use super::fast::{
     ADAPT_LOOP_END, ADAPT_TAIL, DIGIT_VALUES, NO_DIGIT, Progress, insertions, read_delta,
     scaled_bias,
@@ -44,10 +45,6 @@ pub(super) const LABEL: usize = 64;
 /// digits, the others one or two).
 const WINDOW: usize = 4;
 
-/// The high bit of every byte of a 64-bit word.
-const HIGH: u64 = 0x8080_8080_8080_8080;
-/// The low bit of every byte of a 64-bit word.
-const LOW: u64 = 0x0101_0101_0101_0101;
 /// The high bit of every byte of a 32-bit word.
 const HIGH_32: u32 = 0x8080_8080;
 
@@ -152,26 +149,6 @@ fn thresholds_of(bias: u32) -> &'static Thresholds {
     &THRESHOLDS[usize::from(bias as u8)]
 }
 
-/// `SELECT_IN_BYTE[b][r]`: the position of the set bit of `b` with `r` set
-/// bits below it (0 when there is none).
-static SELECT_IN_BYTE: [[u8; 8]; 256] = {
-    let mut table = [[0; 8]; 256];
-    let mut b = 0;
-    while b < 256 {
-        let mut rank = 0;
-        let mut bit = 0;
-        while bit < 8 {
-            if b & (1 << bit) != 0 {
-                table[b][rank] = bit as u8;
-                rank += 1;
-            }
-            bit += 1;
-        }
-        b += 1;
-    }
-    table
-};
-
 /// One bit per byte of `word` (its bit 0), gathered into the low byte.
 #[inline]
 fn gather(word: u64) -> u64 {
@@ -191,12 +168,9 @@ impl Slots {
     /// Slots `0..total` free.
     fn new(total: usize) -> Self {
         let free = u64::MAX.checked_shr(64 - total as u32).unwrap_or(0);
-        let mut counts = free - ((free >> 1) & 0x5555_5555_5555_5555);
-        counts = (counts & 0x3333_3333_3333_3333) + ((counts >> 2) & 0x3333_3333_3333_3333);
-        counts = (counts + (counts >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
         Slots {
             free,
-            prefix: counts.wrapping_mul(LOW),
+            prefix: byte_prefix(free),
         }
     }
 
@@ -205,18 +179,7 @@ impl Slots {
     /// instructions, as the placement takes one slot after the other.
     #[inline]
     fn take(&mut self, rank: u32) -> u32 {
-        // The high bit of byte j is set where prefix j <= rank (no byte
-        // borrows: both are below 128). Those are the bytes before the
-        // slot's, and as the prefixes grow, they come first.
-        let passed = (((u64::from(rank) * LOW) | HIGH) - self.prefix) & HIGH;
-        let not_passed = passed ^ HIGH;
-        // Bit 63 stands in for the last byte, which is never passed when
-        // `rank` is in range; it keeps the shift below 64 when it is not.
-        let shift = (not_passed | 1 << 63).trailing_zeros() & !7;
-        let before = ((self.prefix << 8) >> shift) & 0xFF;
-        let bits = (self.free >> shift) & 0xFF;
-        let within = rank.wrapping_sub(before as u32) as usize % 8;
-        let slot = shift + u32::from(SELECT_IN_BYTE[bits as usize][within]);
+        let (slot, not_passed) = select_by_prefix(self.free, self.prefix, rank);
         self.free &= !(1 << slot);
         // One fewer free slot below the end of the slot's byte and of every
         // later one: the bytes not passed.
@@ -463,6 +426,7 @@ pub(super) fn decode(input: &[u8], max_out: u32, output: &mut Decoded) -> Result
 
 #[cfg(test)]
 mod tests {
+    use super::super::blocks::HIGH;
     use super::*;
 
     #[test]

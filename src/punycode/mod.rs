@@ -27,7 +27,8 @@
 //!   positions in one `u64` bitmask (up to 64 code points); the decoder
 //!   decodes labels (up to 64 bytes of Punycode) nearly without branches
 //!   that depend on the data, reading most integers four digits at once and
-//!   placing the code points through a bitmask of free slots (`label.rs`),
+//!   placing the code points through a list or a bitmask of free slots
+//!   (`label.rs`),
 //!   and inserts straight into its output up to 256 bytes;
 //! - the encoder sorts the non-basic code points once and counts the smaller
 //!   code points before each one with a Fenwick tree; while there are only a
@@ -35,8 +36,11 @@
 //!   goes), it scans instead, one pass per round that also finds the next
 //!   round's code point, which beats sorting until the rounds are many;
 //! - the decoder runs section 6.2's arithmetic first, recording each
-//!   insertion, then places them all in one reverse pass over a Fenwick tree
-//!   of free slots.
+//!   insertion, then places them all in one reverse pass over the free
+//!   slots: blocks of 64-bit words with a running count per block up to
+//!   4096 code points (`blocks.rs`, without branches that depend on the
+//!   data), a Fenwick tree beyond. Its divisions by the output's length go
+//!   through a reciprocal computed ahead of the data.
 //!
 //! Overflow is still detected at exactly the RFC's points: where a sum
 //! computed at once would pass `maxint`, the position of the element at
@@ -44,6 +48,7 @@
 
 use std::fmt;
 
+mod blocks;
 pub mod case_flags;
 mod fast;
 mod fenwick;
