@@ -419,6 +419,11 @@ pub(super) fn decode(input: &[u8], max_out: u32, output: &mut Decoded) -> Result
             flags |= u64::from(c.is_ascii_uppercase()) << slot;
         }
     }
+    if output.code_points.capacity() == 0 {
+        // A fresh output: one allocation of the right size, without the
+        // growth path's calls.
+        output.code_points = Vec::with_capacity(total);
+    }
     output.code_points.extend_from_slice(&placed[..total]);
     output.flags.assign_bits(flags, total);
     Ok(())
