@@ -174,14 +174,21 @@ static ADAPT_SHORT: [u8; ADAPT_STEPS[1] as usize + 1] = {
 /// looked up.
 #[inline]
 fn adapt(delta: u32, numpoints: u32, firsttime: bool) -> u32 {
-    adapt_by(delta, Divisor::new(numpoints), firsttime)
+    // Used once, a divisor past the table is cheaper divided by than
+    // turned into a reciprocal.
+    adapt_with(delta, firsttime, |x| {
+        match RECIPROCALS.get(numpoints as usize) {
+            Some(_) => Divisor::new(numpoints).divide(x),
+            None => x / numpoints,
+        }
+    })
 }
 
-/// [`adapt`] with `numpoints` as a [`Divisor`].
+/// [`adapt`], with `div numpoints` done by `divide`.
 #[inline]
-fn adapt_by(delta: u32, numpoints: Divisor, firsttime: bool) -> u32 {
+fn adapt_with(delta: u32, firsttime: bool, divide: impl Fn(u32) -> u32) -> u32 {
     let mut delta = if firsttime { delta / DAMP } else { delta / 2 };
-    delta += numpoints.divide(delta);
+    delta += divide(delta);
     scaled_bias(delta)
 }
 
@@ -778,7 +785,7 @@ pub(super) fn insertions(
         let oldi = i;
         let numpoints = Divisor::new(len + 1);
         (i, pos) = read_delta(input, pos, i, bias)?;
-        bias = adapt_by(i - oldi, numpoints, oldi == 0);
+        bias = adapt_with(i - oldi, oldi == 0, |x| numpoints.divide(x));
         let wraps = numpoints.divide(i);
         n = n.checked_add(wraps).ok_or(Error::Overflow {
             check: OverflowCheck::DecodeCodePoint,
