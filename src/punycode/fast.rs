@@ -655,7 +655,8 @@ fn decode_short(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> R
 /// since only later insertions moved it, and the literal portion fills the
 /// slots left. The free slots are [`Blocks`] of 16 or 64 words up to 4096
 /// code points, and a Fenwick tree ([`Marks`]) beyond, where scanning all
-/// the blocks' counts per insertion would cost more than its descent.
+/// the blocks' counts per insertion would cost more than its descent (both
+/// measured).
 fn decode_long(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> Result<(), Error> {
     // Each insertion reads at least one byte.
     let most = input.len() - b;
@@ -687,25 +688,22 @@ fn decode_long(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> Re
             code_points[slot] = n;
         }
     }
-    let to_place = (
-        &steps[..],
-        &step_flags[..],
-        &mut taken[..],
-        &mut code_points[..],
-    );
+    let (steps, step_flags, slots) = (&steps[..], &step_flags[..], &mut taken[..]);
+    // A function for each structure, so that each call to take_nth() is
+    // inlined.
     if total <= Blocks::<16>::SLOTS {
         let mut free = Blocks::<16>::new(total);
-        place(to_place.0, to_place.1, to_place.2, to_place.3, |rank| {
+        place(steps, step_flags, slots, code_points, |rank| {
             free.take_nth(rank)
         });
     } else if total <= Blocks::<64>::SLOTS {
         let mut free = Blocks::<64>::new(total);
-        place(to_place.0, to_place.1, to_place.2, to_place.3, |rank| {
+        place(steps, step_flags, slots, code_points, |rank| {
             free.take_nth(rank)
         });
     } else {
         let mut free = Marks::new(std::iter::repeat_n(true, total));
-        place(to_place.0, to_place.1, to_place.2, to_place.3, |rank| {
+        place(steps, step_flags, slots, code_points, |rank| {
             free.take_nth(rank)
         });
     }
@@ -742,6 +740,7 @@ pub(super) struct Progress {
     pub(super) n: u32,
     /// Where the next delta counts from.
     pub(super) i: u32,
+    /// The bias of the next integer.
     pub(super) bias: u32,
     /// The output's length so far.
     pub(super) len: u32,
