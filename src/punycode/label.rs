@@ -24,10 +24,10 @@
 //!   labels have in one step ([`THRESHOLDS_OF_SCALED`]), not through the
 //!   bias;
 //! - the insertions are recorded, then placed from the last to the first:
-//!   each goes to the free slot of its rank, as the long path does with its
-//!   Fenwick tree. Up to [`NIBBLES`] code points, the free slots are a list
-//!   of nibbles in one word, and taking one is a shift; beyond, a 64-bit
-//!   mask of free slots ([`Slots::take`]).
+//!   each goes to the free slot of its rank, as in the long path. Up to
+//!   [`NIBBLES`] code points, the free slots are a list of nibbles in one
+//!   word, and taking one is a shift; beyond, a 64-bit mask of free slots
+//!   ([`Slots::take`]).
 
 use super::blocks::{LOW, byte_prefix, select_by_prefix};
 use super::fast::{
