@@ -92,11 +92,17 @@ impl Divisor {
     /// label's lengths.
     #[inline]
     fn new(d: u32) -> Self {
-        let reciprocal = match RECIPROCALS.get(d as usize) {
-            Some(&m) => m,
-            None => (u64::MAX / u64::from(d)).wrapping_add(1),
-        };
-        Divisor { d, reciprocal }
+        Self::tabled(d).unwrap_or(Divisor {
+            d,
+            reciprocal: (u64::MAX / u64::from(d)).wrapping_add(1),
+        })
+    }
+
+    /// `d` when [`RECIPROCALS`] has it.
+    #[inline]
+    fn tabled(d: u32) -> Option<Self> {
+        let &reciprocal = RECIPROCALS.get(d as usize)?;
+        Some(Divisor { d, reciprocal })
     }
 
     /// `x div d`.
@@ -177,10 +183,7 @@ fn adapt(delta: u32, numpoints: u32, firsttime: bool) -> u32 {
     // Used once, a divisor past the table is cheaper divided by than
     // turned into a reciprocal.
     adapt_with(delta, firsttime, |x| {
-        match RECIPROCALS.get(numpoints as usize) {
-            Some(_) => Divisor::new(numpoints).divide(x),
-            None => x / numpoints,
-        }
+        Divisor::tabled(numpoints).map_or_else(|| x / numpoints, |d| d.divide(x))
     })
 }
 
