@@ -160,16 +160,7 @@ mod tests {
     fn takes_every_rank<const BLOCKS: usize>(total: usize) {
         let mut rng = 0x2545_F491_4F6C_DD1Du64;
         let mut blocks = Blocks::<BLOCKS>::new(total);
-        let mut free: Vec<usize> = (0..total).collect();
-        while !free.is_empty() {
-            rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            let rank = (rng >> 33) as usize % free.len();
-            assert_eq!(
-                blocks.take_nth(rank as u32),
-                free.remove(rank),
-                "{total} slots"
-            );
-        }
+        super::super::check_takes_each_rank(total, &mut rng, |rank| blocks.take_nth(rank));
         assert!(blocks.free.iter().all(|&word| word == 0));
         assert!(blocks.ends.iter().all(|&end| end == 0));
     }

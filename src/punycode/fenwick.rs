@@ -125,17 +125,8 @@ mod tests {
     fn take_nth_takes_the_free_slot_of_each_rank() {
         for size in [100, BRANCH_FREE_MIN + 1, 3 * BRANCH_FREE_MIN] {
             let mut marks = Marks::new(std::iter::repeat_n(true, size));
-            let mut free: Vec<usize> = (0..size).collect();
             let mut rng = 0x9E37_79B9_7F4A_7C15u64;
-            while !free.is_empty() {
-                rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                let rank = (rng >> 33) as usize % free.len();
-                assert_eq!(
-                    marks.take_nth(rank as u32),
-                    free.remove(rank),
-                    "size {size}"
-                );
-            }
+            super::super::check_takes_each_rank(size, &mut rng, |rank| marks.take_nth(rank));
             assert_eq!(marks.count_before(size), 0);
         }
     }

@@ -440,12 +440,9 @@ mod tests {
         for total in 0..=LABEL {
             for _ in 0..20 {
                 let mut slots = Slots::new(total);
-                let mut free: Vec<u32> = (0..total as u32).collect();
-                while !free.is_empty() {
-                    rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                    let rank = (rng >> 33) as usize % free.len();
-                    assert_eq!(slots.take(rank as u32), free.remove(rank), "total {total}");
-                }
+                super::super::check_takes_each_rank(total, &mut rng, |rank| {
+                    slots.take(rank) as usize
+                });
                 assert_eq!(slots.free, 0);
             }
         }

@@ -489,6 +489,23 @@ pub fn decode_to_string(input: &str) -> Result<String, Error> {
         .collect()
 }
 
+/// Takes every slot of `0..total`, at random ranks drawn from `rng`,
+/// through `take_nth`, and checks each against the slot of that rank in a
+/// list of the free ones: the oracle of every structure of free slots.
+#[cfg(test)]
+fn check_takes_each_rank(total: usize, rng: &mut u64, mut take_nth: impl FnMut(u32) -> usize) {
+    let mut free: Vec<usize> = (0..total).collect();
+    while !free.is_empty() {
+        *rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        let rank = (*rng >> 33) as usize % free.len();
+        assert_eq!(
+            take_nth(rank as u32),
+            free.remove(rank),
+            "{total} slots, rank {rank}"
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
