@@ -1009,11 +1009,7 @@ fn run_set(
         ready,
         &mut rows,
     );
-    for &i in &order {
-        if let Some(row) = &rows[i] {
-            report_progress(progress, set, Direction::Encode, subjects[i], &row.outcome);
-        }
-    }
+    report_rows(progress, set, Direction::Encode, subjects, &order, &rows);
     let encoded = case(
         Direction::Encode,
         reference.as_ref().map(|(name, _)| name.clone()),
@@ -1066,11 +1062,8 @@ fn run_set(
         ready,
         &mut rows,
     );
-    for (subject, row) in subjects.iter().zip(&rows) {
-        if let Some(row) = row {
-            report_progress(progress, set, Direction::Decode, *subject, &row.outcome);
-        }
-    }
+    let order: Vec<usize> = (0..subjects.len()).collect();
+    report_rows(progress, set, Direction::Decode, subjects, &order, &rows);
     let against = format!("the encoded input ({encoder}'s encoding)");
     Ok((encoded, case(Direction::Decode, Some(against), rows)))
 }
@@ -1079,6 +1072,22 @@ fn row(subject: &dyn Subject, outcome: Outcome) -> Row {
     Row {
         implementation: subject.name().to_string(),
         outcome,
+    }
+}
+
+/// Reports the rows of one input set and direction, in `order`.
+fn report_rows(
+    progress: &mut dyn FnMut(&str),
+    set: &InputSet,
+    direction: Direction,
+    subjects: &[&dyn Subject],
+    order: &[usize],
+    rows: &[Option<Row>],
+) {
+    for &i in order {
+        if let Some(row) = &rows[i] {
+            report_progress(progress, set, direction, subjects[i], &row.outcome);
+        }
     }
 }
 
