@@ -26,6 +26,9 @@
 //!   with divergence classes; seeded generators; round-trip and uniqueness
 //!   properties; minimization; campaigns behind `punycheck check` and
 //!   `diff`; reports; the conformance matrix.
+//! - [`vocabulary`]: the questions, answers and divergence classes that
+//!   engines and the harness share; below both, so neither imports the other
+//!   back.
 //! - [`rfc_text`]: reads the RFC text itself (Appendix C, section 7).
 //! - [`utf8`]: UTF-8 as RFC 2279 defines it (1 to 6 octets, values up to
 //!   0x7FFFFFFF, overlong forms refused per its sections 2 and 6), and the
@@ -55,3 +58,4 @@ pub mod lace;
 pub mod punycode;
 pub mod rfc_text;
 pub mod utf8;
+pub mod vocabulary;

@@ -56,6 +56,11 @@
 //!
 //! Nothing here panics, on any input; every function runs in time linear
 //! in its input.
+//!
+//! # Size
+//!
+//! About 570 lines of code and 235 of unit tests of the private sequence
+//! tables; both UTF-8s share those tables, so they stay in one file.
 
 use std::ffi::OsStr;
 use std::fmt;

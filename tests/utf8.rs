@@ -551,3 +551,41 @@ fn oracles_fail_on_wrong_decoders() {
     let late_rfc2279 = one_byte_late(Mode::Rfc2279);
     assert!(oracle::uniqueness_of(b"a\xFE", late_rfc2279).is_err());
 }
+
+/// The harness classifies every difference between `std` and the clean-room
+/// UTF-8 on the byte strings around each boundary as the listed deviation,
+/// never as a nonconformance (the predicate itself is unit-tested in
+/// `src/engines/utf8.rs`).
+#[test]
+fn std_differs_only_by_its_listed_deviation() {
+    use punycheck::engines::{Engine, StdUtf8, Utf8CleanRoom};
+    use punycheck::harness::compare::{Request, Verdict, judge};
+    use punycheck::vocabulary::{CodePoints, Expected};
+    let mut inputs: Vec<Vec<u8>> = vec![vec![]];
+    for a in 0..=255u8 {
+        inputs.push(vec![a]);
+        for b in [0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0] {
+            let mut seq = vec![a, b];
+            inputs.push(seq.clone());
+            for _ in 0..4 {
+                seq.push(0x80);
+                inputs.push(seq.clone());
+            }
+        }
+    }
+    let mut differing = 0;
+    for bytes in inputs {
+        let reference = match Utf8CleanRoom.decode(&bytes) {
+            Ok(d) => Expected::Decoded(CodePoints::from(d)),
+            Err(punycheck::engines::EngineError::Rejected(Some(kind))) => Expected::Error(kind),
+            Err(e) => panic!("{bytes:02X?}: {e}"),
+        };
+        match judge(&StdUtf8, &Request::Decode(bytes.clone()), &reference) {
+            Verdict::Nonconformance(why) => panic!("{bytes:02X?}: {why}"),
+            Verdict::Divergence { .. } => differing += 1,
+            _ => {}
+        }
+    }
+    // 5- and 6-octet leads, surrogates and values above U+10FFFF differ.
+    assert!(differing >= 50, "{differing}");
+}

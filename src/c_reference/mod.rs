@@ -19,6 +19,7 @@ pub mod amc_ace_z;
 pub mod tokens;
 
 use crate::punycode::{Decoded, ErrorKind, MAX_DELTA_DIGITS};
+use crate::vocabulary::{CodePoints, Expected, Request};
 
 // `punycode_uint` is `unsigned int` wherever UINT_MAX >= 2^26 - 1, which holds
 // on every platform Rust supports with a C compiler here.
@@ -222,6 +223,22 @@ pub fn decode(input: &[u8]) -> Result<Decoded, CError> {
     // the literal copy and before every insertion, and keeps no pointer (RFC
     // 3492 Appendix C).
     unsafe { decode_with(punycheck_rfc3492_decode, input) }
+}
+
+/// The C reference's answer to `request`. `None` when the C code cannot be called for
+/// this request (longer than its interface allows).
+pub fn answer(request: &Request) -> Option<Expected> {
+    let answer = match request {
+        Request::Encode { code_points, flags } => {
+            encode(code_points, flags.as_deref()).map(Expected::Encoded)
+        }
+        Request::Decode(bytes) => decode(bytes).map(|d| Expected::Decoded(CodePoints::from(d))),
+    };
+    match answer {
+        Ok(answer) => Some(answer),
+        Err(CError::Status(kind)) => Some(Expected::Error(kind)),
+        Err(_) => None,
+    }
 }
 
 #[cfg(test)]

@@ -8,8 +8,8 @@ use super::{
 use crate::c_reference::CError;
 use crate::c_reference::amc_ace_z::{self, MAX_DECODE_INPUT, MAX_ENCODE_INPUT};
 use crate::codec::Codec;
-use crate::harness::compare::Request;
-use crate::harness::vectors::Expected;
+use crate::vocabulary::Expected;
+use crate::vocabulary::Request;
 
 /// The draft's own C code (draft-ietf-idn-amc-ace-z-01 Appendix C,
 /// AMC-ACE-Z 0.3.1), selected as `amc-c`: the reference of the AMC-ACE-Z

@@ -34,8 +34,8 @@ use super::{
     PunycodeInput,
 };
 use crate::codec::Codec;
-use crate::harness::vectors::{CodePoints, parse_hex};
 use crate::punycode::{CaseFlags, Decoded, ErrorKind};
+use crate::vocabulary::{CodePoints, parse_hex};
 
 /// The most a program may print on either stream before it counts as broken.
 const MAX_OUTPUT: u64 = 4 << 20;

@@ -45,9 +45,9 @@ use super::{
     Capabilities, CodePointDomain, DecodeResult, EncodeResult, Engine, EngineError, ErrorDetail,
     PunycodeInput,
 };
-use crate::harness::compare::Request;
-use crate::harness::vectors::Expected;
 use crate::punycode::{self, Decoded, ErrorKind, MAX_DELTA_DIGITS};
+use crate::vocabulary::Expected;
+use crate::vocabulary::Request;
 
 /// ICU 72's departure from RFC 3492, read in `icu4c/source/common/punycode.cpp`
 /// and shown by the vector `edge-decode-i-above-2-31`.

@@ -38,9 +38,9 @@ use super::{
     Capabilities, CodePointDomain, DecodeResult, EncodeResult, Engine, EngineError, ErrorDetail,
     PunycodeInput,
 };
-use crate::harness::compare::{self, Request};
-use crate::harness::vectors::Expected;
 use crate::punycode::{self, CaseFlags, Decoded, ErrorKind, MAX_DELTA_DIGITS};
+use crate::vocabulary::Expected;
+use crate::vocabulary::Request;
 
 // enum idn2_rc in <idn2.h>; the shim checks these values at compile time.
 const IDN2_OK: c_int = 0;
@@ -231,7 +231,7 @@ fn underscore_as_a(request: &Request, got: &Result<Expected, EngineError>) -> bo
         .iter_mut()
         .filter(|c| **c == b'_')
         .for_each(|c| *c = b'a');
-    match (compare::reference(&Request::Decode(replaced)), got) {
+    match (crate::c_reference::answer(&Request::Decode(replaced)), got) {
         (Some(Expected::Decoded(want)), Ok(Expected::Decoded(answer))) => {
             want.values == answer.values
         }

@@ -30,13 +30,11 @@ pub use rfc_c::RfcC;
 pub use spec::{SpecOptions, from_spec};
 pub use utf8::{StdUtf8, Utf8CleanRoom};
 
-use std::fmt;
-
 use crate::codec::Codec;
-use crate::harness::classes::Class;
-use crate::harness::compare::Request;
-use crate::harness::vectors::Expected;
-use crate::punycode::{Decoded, ErrorKind};
+use crate::punycode::Decoded;
+pub use crate::vocabulary::EngineError;
+use crate::vocabulary::classes::Class;
+use crate::vocabulary::{Expected, Request};
 
 /// Which code points an implementation takes and returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,35 +110,6 @@ impl PartialEq for Deviation {
 }
 
 impl Eq for Deviation {}
-
-/// Why an implementation gave no result.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EngineError {
-    /// It rejected the input: with the RFC status when it says which, `None`
-    /// when it only says that it failed.
-    Rejected(Option<ErrorKind>),
-    /// The request is outside what it declares it supports; it was not run.
-    Unsupported(String),
-    /// It stopped at a size limit of its own (such as the RFC wrapper's
-    /// "input or output is too large"): skipped and counted, not failed.
-    Limit(String),
-    /// It misbehaved in a way no conforming implementation can (a status it
-    /// should never return, output it cannot have produced, a crash, a hang,
-    /// ...).
-    Broken(String),
-}
-
-impl fmt::Display for EngineError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EngineError::Rejected(Some(kind)) => write!(f, "error {kind}"),
-            EngineError::Rejected(None) => f.write_str("failed (no error kind given)"),
-            EngineError::Unsupported(why) => write!(f, "unsupported: {why}"),
-            EngineError::Limit(why) => write!(f, "own size limit: {why}"),
-            EngineError::Broken(why) => write!(f, "broken: {why}"),
-        }
-    }
-}
 
 /// What encoding returns: Punycode bytes (ASCII for every conforming engine).
 pub type EncodeResult = Result<Vec<u8>, EngineError>;

@@ -10,10 +10,10 @@ use super::{
     ErrorDetail, PunycodeInput,
 };
 use crate::codec::Codec;
-use crate::harness::compare::Request;
-use crate::harness::vectors::Expected;
 use crate::punycode::{CaseFlags, Decoded, ErrorKind};
 use crate::utf8::{self, Mode};
+use crate::vocabulary::Expected;
+use crate::vocabulary::Request;
 
 fn no_flags(case_flags: Option<&[bool]>) -> Result<(), EngineError> {
     match case_flags {
@@ -161,8 +161,7 @@ impl Engine for StdUtf8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::compare::{Verdict, evaluate};
-    use crate::harness::vectors::CodePoints;
+    use crate::vocabulary::CodePoints;
 
     fn answer(engine: &dyn Engine, bytes: &[u8]) -> Result<Expected, EngineError> {
         match engine.decode(bytes) {
@@ -222,17 +221,6 @@ mod tests {
                 "{bytes:02X?}: cleanroom {reference:?}, std {got:?}"
             );
             explained_count += usize::from(differs);
-            let verdict = evaluate(
-                &StdUtf8.capabilities(),
-                &Request::Decode(bytes.clone()),
-                &reference,
-                &got,
-                true,
-            );
-            assert!(
-                !matches!(verdict, Verdict::Nonconformance(_)),
-                "{bytes:02X?}: {verdict:?}"
-            );
         }
         assert!(explained_count > 100, "{explained_count}");
     }

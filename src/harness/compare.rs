@@ -7,72 +7,12 @@
 //! nonconformance. The vector runner, the differential engine and `check`
 //! all judge through [`judge`], so they agree on what counts.
 
-use std::fmt;
-
-use super::classes::Class;
-use super::vectors::{CodePoints, Expected};
-use crate::c_reference::{self, CError};
 use crate::codec::Codec;
 use crate::engines::{
     Capabilities, CodePointDomain, Engine, EngineError, ErrorDetail, check_supported,
 };
-
-/// One question for an implementation.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Request {
-    /// Encode these code points, with case flags when given.
-    Encode {
-        /// The code points.
-        code_points: Vec<u32>,
-        /// One Appendix A flag per code point, or none.
-        flags: Option<Vec<bool>>,
-    },
-    /// Decode these bytes.
-    Decode(Vec<u8>),
-}
-
-impl Request {
-    /// The arguments of `punycheck repro` that ask this question, quoted
-    /// for a POSIX shell (`--decode=` so that text starting with `-` is not
-    /// read as an option).
-    pub fn repro_args(&self) -> String {
-        match self {
-            Request::Encode { code_points, flags } => {
-                let cps = CodePoints::with_flags(code_points, flags.as_deref());
-                let annotated = if flags.is_some() { "" } else { " --no-flags" };
-                format!(
-                    "--encode={}{annotated}",
-                    shell_words::quote(&cps.to_string())
-                )
-            }
-            Request::Decode(bytes) if bytes.iter().all(|&b| (0x20..0x7F).contains(&b)) => {
-                let text = String::from_utf8_lossy(bytes);
-                format!("--decode={}", shell_words::quote(&text))
-            }
-            Request::Decode(bytes) => {
-                let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-                format!("--decode-hex={hex}")
-            }
-        }
-    }
-}
-
-impl fmt::Display for Request {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Request::Encode { code_points, flags } => {
-                let cps = CodePoints::with_flags(code_points, flags.as_deref());
-                let how = if flags.is_some() {
-                    "with flags"
-                } else {
-                    "without flags"
-                };
-                write!(f, "encode [{cps}] {how}")
-            }
-            Request::Decode(bytes) => write!(f, "decode {:?}", String::from_utf8_lossy(bytes)),
-        }
-    }
-}
+use crate::vocabulary::{CodePoints, Expected, classes::Class};
+pub use crate::vocabulary::{Request, describe};
 
 /// How an answer compares with the reference.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,16 +37,6 @@ pub enum Verdict {
     Nonconformance(String),
 }
 
-/// Describes an answer for a report.
-pub fn describe(answer: &Result<Expected, EngineError>) -> String {
-    match answer {
-        Ok(Expected::Encoded(bytes)) => format!("{:?}", String::from_utf8_lossy(bytes)),
-        Ok(Expected::Decoded(cps)) => format!("[{cps}]"),
-        Ok(Expected::Error(kind)) => format!("error {kind}"),
-        Err(e) => e.to_string(),
-    }
-}
-
 /// Asks an implementation, without any capability check.
 pub fn ask(engine: &dyn Engine, request: &Request) -> Result<Expected, EngineError> {
     let answer = match request {
@@ -123,23 +53,7 @@ pub fn ask(engine: &dyn Engine, request: &Request) -> Result<Expected, EngineErr
     }
 }
 
-/// The C reference's answer. `None` when the C code cannot be called for
-/// this request (longer than its interface allows).
-pub fn reference(request: &Request) -> Option<Expected> {
-    let answer = match request {
-        Request::Encode { code_points, flags } => {
-            c_reference::encode(code_points, flags.as_deref()).map(Expected::Encoded)
-        }
-        Request::Decode(bytes) => {
-            c_reference::decode(bytes).map(|d| Expected::Decoded(CodePoints::from(d)))
-        }
-    };
-    match answer {
-        Ok(answer) => Some(answer),
-        Err(CError::Status(kind)) => Some(Expected::Error(kind)),
-        Err(_) => None,
-    }
-}
+pub use crate::c_reference::answer as reference;
 
 /// The answer of `codec`'s reference implementation (the C reference for
 /// Punycode, see [`crate::engines::builtin_for`] for the others). `None`

@@ -2,7 +2,6 @@
 //! and the comparison rules and divergence classes they share.
 
 pub mod campaign;
-pub mod classes;
 pub mod compare;
 pub mod generate;
 pub mod matrix;
@@ -12,3 +11,7 @@ pub mod properties;
 pub mod report;
 pub mod runner;
 pub mod vectors;
+
+/// The divergence classes, which live in [`crate::vocabulary`] since the
+/// engines declare them too.
+pub use crate::vocabulary::classes;

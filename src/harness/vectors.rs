@@ -22,13 +22,13 @@
 //! `vectors_agree_with_c_reference` recomputes every one of them.
 
 use std::collections::BTreeSet;
-use std::fmt;
 
 use serde::Deserialize;
 
 use crate::codec::Codec;
-use crate::punycode::{Decoded, ErrorKind, OverflowCheck};
-use crate::rfc_text::parse_code_point_token;
+use crate::punycode::{ErrorKind, OverflowCheck};
+use crate::vocabulary::Request;
+pub use crate::vocabulary::{CodePoints, Expected, parse_hex};
 
 /// The vector files built into punycheck: (file name, contents).
 pub const BUILTIN: &[(&str, &str)] = &[
@@ -88,59 +88,6 @@ struct RawFile {
     case: Vec<RawCase>,
 }
 
-/// Code points with their Appendix A flags (`U+` sets the flag).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct CodePoints {
-    /// The values.
-    pub values: Vec<u32>,
-    /// One flag per value.
-    pub flags: Vec<bool>,
-}
-
-impl CodePoints {
-    /// `values` with `flags`, or with every flag clear when there are none.
-    pub fn with_flags(values: &[u32], flags: Option<&[bool]>) -> Self {
-        CodePoints {
-            values: values.to_vec(),
-            flags: flags.map_or_else(|| vec![false; values.len()], <[bool]>::to_vec),
-        }
-    }
-
-    /// Parses whitespace-separated `u+XXXX`/`U+XXXX` tokens.
-    pub fn parse(text: &str) -> Result<Self, String> {
-        let mut cps = CodePoints::default();
-        for token in text.split_whitespace() {
-            let (cp, flag) =
-                parse_code_point_token(token).ok_or_else(|| format!("bad code point {token:?}"))?;
-            cps.values.push(cp);
-            cps.flags.push(flag);
-        }
-        Ok(cps)
-    }
-}
-
-impl From<Decoded> for CodePoints {
-    /// A decoder's code points with their flags.
-    fn from(decoded: Decoded) -> Self {
-        CodePoints {
-            values: decoded.code_points,
-            flags: decoded.flags.to_vec(),
-        }
-    }
-}
-
-impl fmt::Display for CodePoints {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (k, (&cp, &flag)) in self.values.iter().zip(&self.flags).enumerate() {
-            if k > 0 {
-                f.write_str(" ")?;
-            }
-            write!(f, "{}+{cp:04X}", if flag { 'U' } else { 'u' })?;
-        }
-        Ok(())
-    }
-}
-
 /// What a case runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
@@ -148,17 +95,6 @@ pub enum Input {
     Encode(CodePoints),
     /// Punycode bytes to decode.
     Decode(Vec<u8>),
-}
-
-/// What a case expects.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Expected {
-    /// Encoding succeeds with these bytes.
-    Encoded(Vec<u8>),
-    /// Decoding succeeds with these code points (and flags).
-    Decoded(CodePoints),
-    /// It fails with this kind.
-    Error(ErrorKind),
 }
 
 /// One vector.
@@ -182,21 +118,6 @@ pub struct Case {
     pub limit_check: Option<OverflowCheck>,
     /// Where the input and the expected value come from.
     pub provenance: String,
-}
-
-/// Parses hexadecimal bytes (`"c3a9"`).
-pub fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
-    let digits: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
-    if !digits.len().is_multiple_of(2) {
-        return Err(format!("odd number of hex digits in {text:?}"));
-    }
-    digits
-        .chunks(2)
-        .map(|pair| {
-            let pair = std::str::from_utf8(pair).map_err(|_| format!("bad hex {text:?}"))?;
-            u8::from_str_radix(pair, 16).map_err(|_| format!("bad hex {text:?}"))
-        })
-        .collect()
 }
 
 fn convert(file: &str, codec: Codec, raw: RawCase) -> Result<Case, String> {
@@ -291,11 +212,10 @@ pub fn builtin() -> Result<Vec<Case>, String> {
 /// format of the vector files (for appending regressions to a file).
 pub fn case_to_toml(
     name: &str,
-    request: &super::compare::Request,
+    request: &Request,
     expected: &Expected,
     provenance: &str,
 ) -> String {
-    use super::compare::Request;
     let quote = |s: &str| toml::Value::String(s.to_string()).to_string();
     let mut out = format!("\n[[case]]\nname = {}\n", quote(name));
     match request {
