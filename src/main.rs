@@ -1,7 +1,8 @@
 //! The `punycheck` command line: argument parsing and calls into the library.
 //!
 //! Exit status: 0 conforming (or done), 1 nonconforming (or a line failed),
-//! 2 a usage or setup error.
+//! 2 a usage or setup error, 3 (check) nothing found in what ran, but not
+//! everything ran within --seconds.
 
 use std::ffi::OsString;
 use std::io::{self, BufRead, IsTerminal, Write};
@@ -12,10 +13,12 @@ use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use punycheck::bench;
 use punycheck::codec::Codec;
-use punycheck::engines::{self, Engine, SpecOptions};
+use punycheck::engines::declaration::{DirectionsDecl, DomainDecl, ErrorsDecl};
+use punycheck::engines::{self, Declaration, Engine, SpecOptions};
 use punycheck::harness::campaign::{self, Settings};
+use punycheck::harness::check::{self, CheckSettings, Phase};
 use punycheck::harness::compare::{self, Request, Verdict};
-use punycheck::harness::report::{CheckReport, VectorSummary};
+use punycheck::harness::report::CheckReport;
 use punycheck::harness::runner::{self, BUILTIN_EXPECTATIONS, Expectations, Outcome};
 use punycheck::harness::vectors::{self, Case, CodePoints};
 use punycheck::harness::{classes, matrix};
@@ -81,7 +84,7 @@ impl From<Utf8Arg> for utf8::Mode {
     }
 }
 
-/// How an implementation is named, with the options for `exec:` programs.
+/// How an implementation is named, with what it is declared to support.
 #[derive(clap::Args, Clone)]
 struct ImplArgs {
     /// The implementation: a built-in name (see `punycheck list`) or
@@ -89,12 +92,103 @@ struct ImplArgs {
     /// wrapper convention.
     #[arg(long = "impl", value_name = "SPEC", default_value = "cleanroom")]
     spec: String,
-    /// The program does not do Appendix A annotations (case flags).
+    #[command(flatten)]
+    declared: DeclArgs,
+}
+
+/// What the implementation under test supports: each option turns the
+/// differences it explains into a declared divergence class. Built-in
+/// implementations declare their own; an option given here overrides it.
+#[derive(clap::Args, Clone, Default)]
+struct DeclArgs {
+    /// The code points it takes and returns: unicode (Unicode scalar values
+    /// only) or u32 (any 32-bit value, as RFC 3492; the default).
+    #[arg(long, value_enum, value_name = "DOMAIN")]
+    domain: Option<DomainArg>,
+    /// How it reports failures: kinds (says invalid input or overflow; the
+    /// default) or failure-only (only says that it failed).
+    #[arg(long, value_enum, value_name = "ERRORS")]
+    errors: Option<ErrorsArg>,
+    /// It does not do Appendix A annotations (case flags).
     #[arg(long)]
     no_annotations: bool,
-    /// Seconds one run of an exec: program may take.
+    /// It only decodes: it is never asked to encode.
+    #[arg(long, conflicts_with = "encode_only")]
+    decode_only: bool,
+    /// It only encodes: it is never asked to decode.
+    #[arg(long)]
+    encode_only: bool,
+    /// The longest input it encodes, in code points (its own limit).
+    #[arg(long, value_name = "N")]
+    max_encode: Option<usize>,
+    /// The longest input it decodes, in bytes (its own limit).
+    #[arg(long, value_name = "N")]
+    max_decode: Option<usize>,
+    /// Seconds one run of an exec: program may take (a run that takes
+    /// longer is tried once more with four times as long before it counts
+    /// as a hang).
     #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
     timeout: f64,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DomainArg {
+    Unicode,
+    U32,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ErrorsArg {
+    Kinds,
+    FailureOnly,
+}
+
+impl DeclArgs {
+    fn declaration(&self) -> Declaration {
+        Declaration {
+            domain: self.domain.map(|d| match d {
+                DomainArg::Unicode => DomainDecl::Unicode,
+                DomainArg::U32 => DomainDecl::U32,
+            }),
+            errors: self.errors.map(|e| match e {
+                ErrorsArg::Kinds => ErrorsDecl::Kinds,
+                ErrorsArg::FailureOnly => ErrorsDecl::FailureOnly,
+            }),
+            annotations: self.no_annotations.then_some(false),
+            directions: if self.decode_only {
+                Some(DirectionsDecl::DecodeOnly)
+            } else if self.encode_only {
+                Some(DirectionsDecl::EncodeOnly)
+            } else {
+                None
+            },
+            max_encode: self.max_encode,
+            max_decode: self.max_decode,
+        }
+    }
+
+    fn options(&self, codec: Codec) -> Result<SpecOptions, SetupError> {
+        if !(self.timeout.is_finite() && self.timeout > 0.0 && self.timeout <= 86_400.0) {
+            return Err(SetupError(format!(
+                "--timeout must be a number of seconds above 0 and at most 86400, not {}",
+                self.timeout
+            )));
+        }
+        Ok(SpecOptions {
+            codec,
+            declaration: self.declaration(),
+            timeout: Duration::from_secs_f64(self.timeout),
+        })
+    }
+
+    /// The options as they are to be printed in a reproducer.
+    fn printed(&self) -> String {
+        let mut out = self.declaration().options();
+        if self.timeout != 5.0 {
+            out += &format!(" --timeout {}", self.timeout);
+        }
+        out
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -142,12 +236,8 @@ enum Command {
         /// More vector files, e.g. regressions saved by `check`.
         #[arg(long = "file", value_name = "FILE")]
         files: Vec<String>,
-        /// exec: programs do not do annotations.
-        #[arg(long)]
-        no_annotations: bool,
-        /// Seconds one run of an exec: program may take.
-        #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
-        timeout: f64,
+        #[command(flatten)]
+        declared: DeclArgs,
         /// List every skip and known deviation, case by case.
         #[arg(long)]
         verbose: bool,
@@ -212,12 +302,8 @@ struct DiffArgs {
     /// Or: how long to run.
     #[arg(long)]
     seconds: Option<f64>,
-    /// exec: programs do not do annotations.
-    #[arg(long)]
-    no_annotations: bool,
-    /// Seconds one run of an exec: program may take.
-    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
-    timeout: f64,
+    #[command(flatten)]
+    declared: DeclArgs,
 }
 
 /// Everything a conformance gate needs for one implementation: vectors,
@@ -258,6 +344,10 @@ struct ReproArgs {
     /// Encode without case flags.
     #[arg(long, requires = "encode")]
     no_flags: bool,
+    /// Also check the round-trip and uniqueness properties that start from
+    /// this question (as check does), and exit 1 if one breaks.
+    #[arg(long)]
+    properties: bool,
     /// Punycode text to decode.
     #[arg(long, group = "question")]
     decode: Option<String>,
@@ -285,20 +375,7 @@ impl From<String> for SetupError {
     }
 }
 
-fn options(codec: Codec, no_annotations: bool, timeout: f64) -> Result<SpecOptions, SetupError> {
-    if !(timeout.is_finite() && timeout > 0.0) {
-        return Err(SetupError(format!(
-            "--timeout must be a positive number of seconds, not {timeout}"
-        )));
-    }
-    Ok(SpecOptions {
-        codec,
-        annotations: !no_annotations,
-        timeout: Duration::from_secs_f64(timeout),
-    })
-}
-
-fn resolve(specs: &[String], options: SpecOptions) -> Result<Vec<Box<dyn Engine>>, SetupError> {
+fn resolve(specs: &[String], options: &SpecOptions) -> Result<Vec<Box<dyn Engine>>, SetupError> {
     specs
         .iter()
         .map(|s| engines::from_spec(s, options).map_err(SetupError))
@@ -350,10 +427,7 @@ fn encode_cmd(
     mode: utf8::Mode,
     text: Vec<OsString>,
 ) -> Result<bool, SetupError> {
-    let engine = engines::from_spec(
-        &args.spec,
-        options(codec, args.no_annotations, args.timeout)?,
-    )?;
+    let engine = engines::from_spec(&args.spec, &args.declared.options(codec)?)?;
     let annotations = engine.capabilities().annotations;
     let mut ok = true;
     let mut stdout = io::stdout().lock();
@@ -396,10 +470,7 @@ fn decode_cmd(
     mode: utf8::Mode,
     text: Vec<OsString>,
 ) -> Result<bool, SetupError> {
-    let engine = engines::from_spec(
-        &args.spec,
-        options(codec, args.no_annotations, args.timeout)?,
-    )?;
+    let engine = engines::from_spec(&args.spec, &args.declared.options(codec)?)?;
     let mut ok = true;
     let mut stdout = io::stdout().lock();
     for (n, line) in input_lines(&text)?.into_iter().enumerate() {
@@ -475,8 +546,7 @@ fn vectors_cmd(
     codec: Option<Codec>,
     specs: Vec<String>,
     files: Vec<String>,
-    no_annotations: bool,
-    timeout: f64,
+    declared: DeclArgs,
     verbose: bool,
 ) -> Result<bool, SetupError> {
     let all_cases = load_cases(&files)?;
@@ -490,7 +560,7 @@ fn vectors_cmd(
         let engines = if specs.is_empty() {
             engines::builtin_for(codec)
         } else {
-            resolve(&specs, options(codec, no_annotations, timeout)?)?
+            resolve(&specs, &declared.options(codec)?)?
         };
         let cases: Vec<Case> = all_cases
             .iter()
@@ -538,10 +608,16 @@ fn diff_cmd(codec: Codec, args: DiffArgs) -> Result<bool, SetupError> {
         seed,
         cases,
         seconds,
-        no_annotations,
-        timeout,
+        declared,
     } = args;
-    let engines = resolve(&specs, options(codec, no_annotations, timeout)?)?;
+    if let Some(s) = seconds
+        && !(s.is_finite() && s > 0.0 && s <= 1e9)
+    {
+        return Err(SetupError(format!(
+            "--seconds must be a number above 0 and at most 1e9, not {s}"
+        )));
+    }
+    let engines = resolve(&specs, &declared.options(codec)?)?;
     let seed = chosen_seed(seed);
     let time = seconds.map(Duration::from_secs_f64);
     let cases = cases.or(if time.is_none() { Some(10_000) } else { None });
@@ -583,23 +659,29 @@ fn diff_cmd(codec: Codec, args: DiffArgs) -> Result<bool, SetupError> {
                     class.entry().title
                 );
             }
-            if let Some((n, example)) = s.divergences.get(class.id()) {
+            if let Some(d) = s.divergences.get(class.id()) {
                 println!(
-                    "  {}: {n} classified differences ({}), e.g. {example}",
+                    "  {}: {} classified differences ({}), e.g. {}",
                     class.id(),
-                    class.entry().title
+                    d.count,
+                    class.entry().title,
+                    d.example
                 );
             }
         }
-        for f in &outcome.findings {
+        for cause in &outcome.causes {
             println!(
-                "  FINDING [{}] {}\n    {}\n    reproduce: punycheck repro{} --impl {} {}",
-                f.check,
-                f.input,
-                f.detail,
+                "  CAUSE {}\n    input: {} ({})\n    {}\n    seen {} times\n    reproduce: punycheck repro{} --impl {}{} {}{}",
+                cause.key,
+                cause.input,
+                cause.shape,
+                cause.detail,
+                cause.count,
                 codec_arg(codec),
                 shell_words::quote(&outcome.implementation),
-                f.repro_args
+                declared.printed(),
+                cause.request.repro_args(),
+                if cause.property.is_some() { " --properties" } else { "" }
             );
         }
         if let Some(why) = &outcome.aborted {
@@ -619,7 +701,9 @@ fn codec_arg(codec: Codec) -> String {
     }
 }
 
-fn check_cmd(codec: Codec, check: CheckArgs) -> Result<bool, SetupError> {
+/// `Some(conforming)`, or `None` when nothing was found in what ran but
+/// not everything ran.
+fn check_cmd(codec: Codec, check: CheckArgs) -> Result<Option<bool>, SetupError> {
     let CheckArgs {
         implementation: args,
         seconds,
@@ -629,76 +713,54 @@ fn check_cmd(codec: Codec, check: CheckArgs) -> Result<bool, SetupError> {
         save_regressions: save,
         fail_fast,
     } = check;
-    if !(seconds.is_finite() && seconds > 0.0) {
+    if !(seconds.is_finite() && seconds > 0.0 && seconds <= 1e9) {
         return Err(SetupError(format!(
-            "--seconds must be a positive number, not {seconds}"
+            "--seconds must be a number above 0 and at most 1e9, not {seconds}"
         )));
     }
-    let started = Instant::now();
-    let total = Duration::from_secs_f64(seconds);
-    let engine = engines::from_spec(
-        &args.spec,
-        options(codec, args.no_annotations, args.timeout)?,
-    )?;
+    let engine = engines::from_spec(&args.spec, &args.declared.options(codec)?)?;
     let seed = chosen_seed(seed);
     let vector_cases: Vec<Case> = load_cases(&[])?
         .into_iter()
         .filter(|c| c.codec == codec)
         .collect();
-    let vector_report = vectors_report(
-        std::slice::from_ref(&engine),
-        &vector_cases,
-        Some(started + total),
-    )?;
-    if vector_report.unrun > 0 {
-        return Err(SetupError(format!(
-            "{} of {} vectors did not run within --seconds {seconds}: give the check more time (each run of the program may take up to --timeout)",
-            vector_report.unrun,
-            vector_cases.len()
-        )));
-    }
-    let remaining = total.saturating_sub(started.elapsed());
-    // A gate that stops at the first failure need not go on once a vector failed.
-    let vectors_failed = vector_report.failures().next().is_some();
-    let settings = Settings {
+    let expectations = Expectations::parse(BUILTIN_EXPECTATIONS)?;
+    let settings = CheckSettings {
+        time: Duration::from_secs_f64(seconds),
+        cases,
         seed,
-        cases: if fail_fast && vectors_failed {
-            Some(0)
-        } else {
-            cases
-        },
-        time: Some(remaining),
-        properties: true,
-        max_findings: 8,
         fail_fast,
+        repro_prefix: format!(
+            "punycheck repro{} --impl {}{}",
+            codec_arg(codec),
+            shell_words::quote(&args.spec),
+            args.declared.printed()
+        ),
+        spec: args.spec.clone(),
+        declared_options: args.declared.declaration().options(),
     };
     let bar = (seconds > 3.0).then(|| progress_bar(0, "check")).flatten();
-    let mut outcomes = campaign::run(&[engine.as_ref()], settings, &mut |n| {
-        if let Some(bar) = &bar {
-            bar.set_position(n);
-            bar.set_length(n);
-        }
-    });
+    let report = check::run(
+        engine.as_ref(),
+        &vector_cases,
+        &expectations,
+        &settings,
+        &mut |phase, done, total| {
+            if let Some(bar) = &bar {
+                let name = match phase {
+                    Phase::Vectors => "vectors",
+                    Phase::Generated => "generated questions",
+                    Phase::Causes => "minimizing and confirming causes",
+                };
+                bar.set_message(name);
+                bar.set_length(total.unwrap_or(done));
+                bar.set_position(done);
+            }
+        },
+    );
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let mut prefix = format!(
-        "punycheck repro{} --impl {}",
-        codec_arg(codec),
-        shell_words::quote(&args.spec)
-    );
-    if args.no_annotations {
-        prefix.push_str(" --no-annotations");
-    }
-    let report = CheckReport {
-        implementation: args.spec.clone(),
-        annotations: !args.no_annotations,
-        seed,
-        seconds: started.elapsed().as_secs_f64(),
-        vectors: VectorSummary::from_report(&vector_report, &vector_cases),
-        campaign: outcomes.remove(0),
-        repro_prefix: prefix,
-    };
     if let Some(path) = save {
         save_regressions(codec, &path, &report)?;
     }
@@ -707,25 +769,26 @@ fn check_cmd(codec: Codec, check: CheckArgs) -> Result<bool, SetupError> {
         Format::Json => println!("{}", report.to_json()),
         Format::Junit => println!("{}", report.to_junit()),
     }
-    if let Some(why) = &report.campaign.aborted {
-        return Err(SetupError(why.clone()));
+    if report.conforming() && !report.incomplete.is_empty() {
+        return Ok(None);
     }
-    Ok(report.conforming())
+    Ok(Some(report.conforming()))
 }
 
 fn save_regressions(codec: Codec, path: &str, report: &CheckReport) -> Result<(), SetupError> {
     let mut text = String::new();
-    for (k, finding) in report.campaign.findings.iter().enumerate() {
+    for (k, finding) in report.campaign.causes.iter().enumerate() {
         let Some(expected) = compare::reference_for(codec, &finding.request) else {
             continue;
         };
         let name = format!("regression-seed{}-{}", report.seed, k + 1);
         let provenance = format!(
-            "Found by `punycheck check{} --impl {} --seed {}` ({}: {}); expected value computed by {}.",
+            "Found by `punycheck check{} --impl {}{} --seed {}` ({}: {}); expected value computed by {}.",
             codec_arg(codec),
             report.implementation,
+            report.declared_options,
             report.seed,
-            finding.check,
+            finding.key,
             finding.detail,
             reference_name(codec)
         );
@@ -754,6 +817,7 @@ fn repro_cmd(codec: Codec, repro: ReproArgs) -> Result<bool, SetupError> {
         implementation: args,
         encode,
         no_flags,
+        properties,
         decode,
         decode_hex,
         save,
@@ -776,10 +840,7 @@ fn repro_cmd(codec: Codec, repro: ReproArgs) -> Result<bool, SetupError> {
             ));
         }
     };
-    let engine = engines::from_spec(
-        &args.spec,
-        options(codec, args.no_annotations, args.timeout)?,
-    )?;
+    let engine = engines::from_spec(&args.spec, &args.declared.options(codec)?)?;
     let Some(want) = compare::reference_for(codec, &request) else {
         return Err(SetupError(format!(
             "{} cannot answer this question (too long, or not expressible)",
@@ -802,9 +863,13 @@ fn repro_cmd(codec: Codec, repro: ReproArgs) -> Result<bool, SetupError> {
         ),
         None => println!("{:<16} not asked", format!("{}:", engine.name())),
     }
-    let conforming = match verdict {
+    let mut conforming = match verdict {
         Verdict::Same => {
             println!("verdict:         same");
+            true
+        }
+        Verdict::Unfinished => {
+            println!("verdict:         no answer (cancelled)");
             true
         }
         Verdict::Skip { class, reason } => {
@@ -820,6 +885,20 @@ fn repro_cmd(codec: Codec, repro: ReproArgs) -> Result<bool, SetupError> {
             false
         }
     };
+    if properties {
+        let answer = compare::ask(engine.as_ref(), &request);
+        match punycheck::harness::properties::check_all(engine.as_ref(), &request, &answer, true) {
+            Some(violation) => {
+                println!(
+                    "property:        BROKEN: {}: {}",
+                    violation.property.name(),
+                    violation.detail
+                );
+                conforming = false;
+            }
+            None => println!("property:        round trip and uniqueness hold"),
+        }
+    }
     if let Some(path) = save {
         save_case(codec, &path, &request, name, provenance)?;
     }
@@ -1014,12 +1093,15 @@ fn main() -> ExitCode {
         Some(Command::Vectors {
             specs,
             files,
-            no_annotations,
-            timeout,
+            declared,
             verbose,
-        }) => vectors_cmd(chosen, specs, files, no_annotations, timeout, verbose),
+        }) => vectors_cmd(chosen, specs, files, declared, verbose),
         Some(Command::Diff(args)) => diff_cmd(codec, args),
-        Some(Command::Check(args)) => check_cmd(codec, args),
+        Some(Command::Check(args)) => match check_cmd(codec, args) {
+            Ok(Some(conforming)) => Ok(conforming),
+            Ok(None) => return ExitCode::from(3),
+            Err(e) => Err(e),
+        },
         Some(Command::Repro(args)) => repro_cmd(codec, args),
         Some(Command::List) => {
             list(chosen);

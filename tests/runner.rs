@@ -200,7 +200,7 @@ fn the_campaign_finds_and_minimizes_a_planted_bug() {
     };
     let outcome = campaign::run(&[&engine], settings, &mut |_| {}).remove(0);
     assert!(!outcome.conforming());
-    let finding = outcome.findings.first().expect("a finding");
+    let finding = outcome.causes.first().expect("a cause");
     assert!(finding.input.len() <= finding.original.len(), "{finding:?}");
     // Minimized: two delimiters are all the bug needs, and not much more.
     let punycheck::harness::compare::Request::Decode(bytes) = &finding.request else {
@@ -228,7 +228,7 @@ fn the_campaign_reports_nothing_for_a_correct_engine() {
         fail_fast: false,
     };
     let outcome = campaign::run(&[&CleanRoom], settings, &mut |_| {}).remove(0);
-    assert!(outcome.conforming(), "{:?}", outcome.findings);
+    assert!(outcome.conforming(), "{:?}", outcome.causes);
     assert_eq!(outcome.stats.requests, 3000);
     assert!(outcome.stats.property_checks > 2000);
 }

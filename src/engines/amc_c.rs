@@ -41,6 +41,7 @@ impl Engine for AmcC {
             punycode_input: PunycodeInput::Bytes,
             max_encode_input: Some(MAX_ENCODE_INPUT),
             max_decode_input: Some(MAX_DECODE_INPUT),
+            directions: crate::engines::Directions::Both,
             deviations: &[],
         }
     }
@@ -106,6 +107,7 @@ impl Engine for AmcCAsPunycode {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
+            directions: crate::engines::Directions::Both,
             deviations: std::slice::from_ref(&LITERAL_BASICS),
             ..AmcC.capabilities()
         }

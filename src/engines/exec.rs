@@ -15,23 +15,29 @@
 //! is bytes, not text) as lowercase hexadecimal both ways. Programs for
 //! codecs without annotations receive `u+` tokens only.
 //!
-//! One process runs per request, with a time limit; a program that cannot
-//! be started, hangs, dies on a signal, or prints anything but the
-//! convention's output is reported as [`EngineError::Broken`] with what it
-//! did.
+//! A program that only says that it failed (no overflow/invalid
+//! distinction) is declared with `--errors failure-only`, and may then say
+//! `failed` (or any of the messages above) on standard error.
+//!
+//! One process runs per request, with a time limit. A program that does not
+//! answer in time is asked once more with four times the limit before it
+//! counts as hung ([`EngineError::Hung`]); one that dies on a signal or with
+//! an uncaught exception, panic or sanitizer report is
+//! [`EngineError::Crashed`], with the line that says why; one that prints
+//! anything but the convention's output is [`EngineError::Broken`].
 
 use std::io::{Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::sync::{Mutex, mpsc};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use wait_timeout::ChildExt;
 
 use super::{
-    Capabilities, CodePointDomain, DecodeResult, EncodeResult, Engine, EngineError, ErrorDetail,
-    PunycodeInput,
+    Capabilities, CodePointDomain, DecodeResult, Declaration, Directions, EncodeResult, Engine,
+    EngineError, ErrorDetail, PunycodeInput,
 };
 use crate::codec::Codec;
 use crate::punycode::{CaseFlags, Decoded, ErrorKind};
@@ -40,14 +46,28 @@ use crate::vocabulary::{CodePoints, parse_hex};
 /// The most a program may print on either stream before it counts as broken.
 const MAX_OUTPUT: u64 = 4 << 20;
 
+/// How much longer the second try of a request that timed out may take.
+const RETRY_FACTOR: u32 = 4;
+
 /// An external program under test.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Exec {
     name: String,
     codec: Codec,
     argv: Vec<String>,
-    annotations: bool,
+    declaration: Declaration,
     timeout: Duration,
+    deadline: Mutex<Option<Instant>>,
+}
+
+/// How one run ended without an exit status.
+enum Stopped {
+    /// Not within the time it was given.
+    TimedOut,
+    /// The run's deadline came first.
+    Cancelled,
+    /// Another failure, already an error.
+    Error(EngineError),
 }
 
 /// What one run of the program did.
@@ -59,9 +79,14 @@ struct Run {
 
 impl Exec {
     /// Parses `command` into words the way a POSIX shell would (quotes and
-    /// backslashes, no expansion). `annotations` declares whether the program
-    /// does Appendix A case flags; `timeout` bounds each run.
-    pub fn new(command: &str, annotations: bool, timeout: Duration) -> Result<Self, String> {
+    /// backslashes, no expansion). `declaration` says what the program
+    /// supports (by default: everything RFC 3492 asks, with annotations);
+    /// `timeout` bounds each run.
+    pub fn new(
+        command: &str,
+        declaration: Declaration,
+        timeout: Duration,
+    ) -> Result<Self, String> {
         let argv = shell_words::split(command)
             .map_err(|e| format!("cannot split the command {command:?}: {e}"))?;
         if argv.is_empty() {
@@ -71,8 +96,9 @@ impl Exec {
             name: format!("exec:{command}"),
             codec: Codec::Punycode,
             argv,
-            annotations,
+            declaration,
             timeout,
+            deadline: Mutex::new(None),
         })
     }
 
@@ -81,7 +107,7 @@ impl Exec {
     pub fn for_codec(mut self, codec: Codec) -> Self {
         self.codec = codec;
         if !codec.has_annotations() {
-            self.annotations = false;
+            self.declaration.annotations = Some(false);
         }
         self
     }
@@ -104,10 +130,18 @@ impl Exec {
                 kind.map_or("no reason", ErrorKind::name)
             )
         };
-        match self.encode(&[0x61, 0xE9], None) {
-            Ok(_) => {}
-            Err(EngineError::Rejected(kind)) => return Err(refused("-e with u+0061 u+00E9", kind)),
-            Err(e) => return Err(format!("{} does not work with -e: {e}", self.name)),
+        let directions = self.capabilities().directions;
+        if directions.encodes() {
+            match self.encode(&[0x61, 0xE9], None) {
+                Ok(_) => {}
+                Err(EngineError::Rejected(kind)) => {
+                    return Err(refused("-e with u+0061 u+00E9", kind));
+                }
+                Err(e) => return Err(format!("{} does not work with -e: {e}", self.name)),
+            }
+        }
+        if !directions.decodes() {
+            return Ok(());
         }
         // What the codec's reference encodes u+0061 u+00E9 to ("a-sta" for
         // Punycode): every implementation decodes it.
@@ -136,9 +170,38 @@ impl Exec {
             .map_err(|e| EngineError::Broken(format!("cannot start {:?}: {e}", self.argv[0])))
     }
 
-    /// Runs `COMMAND mode` with `input` on standard input.
+    /// Runs `COMMAND mode` with `input` on standard input; when it does not
+    /// answer in time, once more with a longer limit.
     fn run(&self, mode: &str, input: Vec<u8>) -> Result<Run, EngineError> {
-        let mut child = self.spawn(mode)?;
+        let deadline = *self.deadline.lock().unwrap_or_else(|e| e.into_inner());
+        let mut limit = self.timeout;
+        for attempt in 0..2 {
+            let allowed = match deadline {
+                Some(end) => limit.min(end.saturating_duration_since(Instant::now())),
+                None => limit,
+            };
+            match self.run_once(mode, input.clone(), allowed) {
+                Ok(run) => return Ok(run),
+                Err(Stopped::Error(e)) => return Err(e),
+                Err(Stopped::Cancelled) => return Err(EngineError::Cancelled),
+                Err(Stopped::TimedOut) if allowed < limit => return Err(EngineError::Cancelled),
+                Err(Stopped::TimedOut) if attempt == 0 => limit = self.timeout * RETRY_FACTOR,
+                Err(Stopped::TimedOut) => {}
+            }
+        }
+        Err(EngineError::Hung(format!(
+            "no answer within {:.1} s, nor within {:.1} s when asked again (killed)",
+            self.timeout.as_secs_f64(),
+            limit.as_secs_f64()
+        )))
+    }
+
+    /// One run of `COMMAND mode`, killed after `allowed`.
+    fn run_once(&self, mode: &str, input: Vec<u8>, allowed: Duration) -> Result<Run, Stopped> {
+        if allowed.is_zero() {
+            return Err(Stopped::Cancelled);
+        }
+        let mut child = self.spawn(mode).map_err(Stopped::Error)?;
         let mut stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
@@ -150,18 +213,17 @@ impl Exec {
         });
         let out_reader = drain(stdout);
         let err_reader = drain(stderr);
-        let status = match child.wait_timeout(self.timeout) {
+        let status = match child.wait_timeout(allowed) {
             Ok(Some(status)) => status,
             Ok(None) => {
                 kill_group(&mut child);
-                return Err(EngineError::Broken(format!(
-                    "no answer within {:.1} s (killed)",
-                    self.timeout.as_secs_f64()
-                )));
+                return Err(Stopped::TimedOut);
             }
             Err(e) => {
                 kill_group(&mut child);
-                return Err(EngineError::Broken(format!("cannot wait for it: {e}")));
+                return Err(Stopped::Error(EngineError::Broken(format!(
+                    "cannot wait for it: {e}"
+                ))));
             }
         };
         // Whatever it left running in its group must not hold the pipes open.
@@ -172,15 +234,17 @@ impl Exec {
             out_reader.recv_timeout(grace),
             err_reader.recv_timeout(grace),
         ) else {
-            return Err(EngineError::Broken(
+            return Err(Stopped::Error(EngineError::Broken(
                 "its output streams stayed open after it exited".into(),
-            ));
+            )));
         };
         if status.code().is_none() {
-            return Err(EngineError::Broken(format!(
-                "killed by signal {}",
-                status.signal().unwrap_or(0)
-            )));
+            let signal = status.signal().unwrap_or(0);
+            let said = crash_line(&String::from_utf8_lossy(&stderr));
+            return Err(Stopped::Error(EngineError::Crashed(match said {
+                Some(line) => format!("killed by signal {signal}: {line}"),
+                None => format!("killed by signal {signal}"),
+            })));
         }
         Ok(Run {
             status: status.code(),
@@ -190,23 +254,69 @@ impl Exec {
     }
 
     /// Interprets a failing run by the wrapper's messages.
-    fn failure(run: &Run) -> EngineError {
+    fn failure(&self, run: &Run) -> EngineError {
         let message = String::from_utf8_lossy(&run.stderr);
+        let kinds = self.capabilities().errors == ErrorDetail::Kinds;
         let first = message.lines().next().unwrap_or("").trim();
-        if first.contains("invalid input") {
-            EngineError::Rejected(Some(ErrorKind::BadInput))
+        let kind = |kind| EngineError::Rejected(kinds.then_some(kind));
+        if let Some(line) = crash_line(&message) {
+            EngineError::Crashed(format!(
+                "exit status {}: {line}",
+                run.status.unwrap_or(-1)
+            ))
+        } else if first.contains("invalid input") {
+            kind(ErrorKind::BadInput)
         } else if first.contains("arithmetic overflow") {
-            EngineError::Rejected(Some(ErrorKind::Overflow))
+            kind(ErrorKind::Overflow)
         } else if first.contains("input or output is too large") {
             EngineError::Limit(first.to_string())
+        } else if first.starts_with("failed") {
+            EngineError::Rejected(None)
         } else {
             EngineError::Broken(format!(
-                "exit status {} with an unrecognised message {:?}",
+                "exit status {} with a message outside the convention: {:?}",
                 run.status.unwrap_or(-1),
-                truncate(&message, 120)
+                message.trim_end()
             ))
         }
     }
+}
+
+/// The line of a dying program's standard error that says why, whole: a
+/// sanitizer's `SUMMARY:` line, a Rust panic's first line with its
+/// message, the last line of a Python traceback, a Java exception's line;
+/// `None` when it does not look like a crash.
+pub fn crash_line(stderr: &str) -> Option<String> {
+    let lines: Vec<&str> = stderr.lines().map(str::trim_end).collect();
+    if let Some(summary) = lines.iter().find(|l| l.starts_with("SUMMARY:")) {
+        return Some(summary.to_string());
+    }
+    if let Some(k) = lines.iter().position(|l| l.contains("panicked at")) {
+        // Since Rust 1.73 the message is on the line after the location.
+        let message = lines.get(k + 1).filter(|m| !m.is_empty() && !m.starts_with("note:"));
+        return Some(match message {
+            Some(m) => format!("{} {m}", lines[k]),
+            None => lines[k].to_string(),
+        });
+    }
+    if lines.iter().any(|l| l.starts_with("Traceback (most recent call last)")) {
+        return lines.iter().rev().find(|l| !l.trim().is_empty()).map(|l| l.to_string());
+    }
+    if let Some(line) = lines.iter().find(|l| l.starts_with("Exception in thread")) {
+        let cause = lines.iter().rev().find(|l| l.trim_start().starts_with("Caused by:"));
+        return Some(match cause {
+            Some(c) => format!("{line} ({})", c.trim()),
+            None => line.to_string(),
+        });
+    }
+    lines
+        .iter()
+        .find(|l| {
+            l.contains("Segmentation fault")
+                || l.contains("core dumped")
+                || l.starts_with("==") && l.contains("ERROR: AddressSanitizer")
+        })
+        .map(|l| l.to_string())
 }
 
 /// Reads a stream to its end (at most [`MAX_OUTPUT`] bytes) on a thread.
@@ -235,22 +345,12 @@ fn kill_group(child: &mut Child) {
     let _ = child.wait();
 }
 
-fn truncate(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((k, _)) => format!("{}...", &text[..k]),
-        None => text.to_string(),
-    }
-}
-
 /// Parses the decoder's output: one `u+XXXX`/`U+XXXX` line per code point,
 /// with 4 to 8 hexadecimal digits.
 fn parse_code_point_lines(stdout: &[u8]) -> Result<Decoded, String> {
     let text = std::str::from_utf8(stdout).map_err(|_| "output is not text".to_string())?;
     if !text.is_empty() && !text.ends_with('\n') {
-        return Err(format!(
-            "output does not end with a newline: {:?}",
-            truncate(text, 80)
-        ));
+        return Err(format!("output does not end with a newline: {text:?}"));
     }
     let mut decoded = Decoded::default();
     for line in text.lines() {
@@ -260,10 +360,7 @@ fn parse_code_point_lines(stdout: &[u8]) -> Result<Decoded, String> {
             .ok()
             .filter(|c| good && c.values.len() == 1);
         let Some(cp) = parsed else {
-            return Err(format!(
-                "output line {:?} is not u+XXXX or U+XXXX",
-                truncate(line, 40)
-            ));
+            return Err(format!("output line {line:?} is not u+XXXX or U+XXXX"));
         };
         decoded.code_points.push(cp.values[0]);
         decoded.flags.push(cp.flags[0]);
@@ -276,13 +373,13 @@ fn parse_punycode_line(stdout: &[u8]) -> Result<Vec<u8>, String> {
     let Some(line) = stdout.strip_suffix(b"\n") else {
         return Err(format!(
             "output is not one line ending in a newline: {:?}",
-            truncate(&String::from_utf8_lossy(stdout), 80)
+            String::from_utf8_lossy(stdout)
         ));
     };
     if let Some(&bad) = line.iter().find(|&&b| !(0x20..0x7F).contains(&b)) {
         return Err(format!(
             "output contains byte {bad:#04X}, which is not printable ASCII: {:?}",
-            truncate(&String::from_utf8_lossy(stdout), 80)
+            String::from_utf8_lossy(stdout)
         ));
     }
     Ok(line.to_vec())
@@ -303,10 +400,14 @@ impl Engine for Exec {
         std::thread::available_parallelism().map_or(2, |n| n.get() * 2)
     }
 
+    fn set_deadline(&self, deadline: Option<Instant>) {
+        *self.deadline.lock().unwrap_or_else(|e| e.into_inner()) = deadline;
+    }
+
     fn capabilities(&self) -> Capabilities {
-        Capabilities {
+        let own = Capabilities {
             domain: CodePointDomain::U32,
-            annotations: self.annotations,
+            annotations: true,
             errors: ErrorDetail::Kinds,
             punycode_input: if self.hex_channel() {
                 PunycodeInput::Bytes
@@ -315,26 +416,30 @@ impl Engine for Exec {
             },
             max_encode_input: None,
             max_decode_input: None,
+            directions: Directions::Both,
             deviations: &[],
-        }
+        };
+        self.declaration.apply(own)
     }
 
     fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
         // The convention always carries flags. Without flags the RFC leaves
         // ASCII as it is and makes every digit lowercase: flags that say
-        // "uppercase" exactly for uppercase ASCII letters give the same output.
+        // "uppercase" exactly for uppercase ASCII letters give the same
+        // output from a program that does flags, and nothing changes for
+        // one that ignores them. So they are sent with --no-annotations too.
+        let annotations = self.capabilities().annotations;
         let flags: Vec<bool> = match case_flags {
-            Some(flags) if self.annotations => flags.to_vec(),
+            Some(flags) if annotations => flags.to_vec(),
             Some(_) => {
                 return Err(EngineError::Unsupported(
                     "no annotation support declared".into(),
                 ));
             }
-            None if self.annotations => input
+            None => input
                 .iter()
                 .map(|&cp| u8::try_from(cp).is_ok_and(|b| b.is_ascii_uppercase()))
                 .collect(),
-            None => vec![false; input.len()],
         };
         let mut tokens = CodePoints {
             values: input.to_vec(),
@@ -344,7 +449,7 @@ impl Engine for Exec {
         tokens.push('\n');
         let run = self.run("-e", tokens.into_bytes())?;
         if run.status != Some(0) {
-            return Err(Self::failure(&run));
+            return Err(self.failure(&run));
         }
         let line = parse_punycode_line(&run.stdout).map_err(EngineError::Broken)?;
         if self.hex_channel() {
@@ -368,10 +473,10 @@ impl Engine for Exec {
         line.push(b'\n');
         let run = self.run("-d", line)?;
         if run.status != Some(0) {
-            return Err(Self::failure(&run));
+            return Err(self.failure(&run));
         }
         let mut decoded = parse_code_point_lines(&run.stdout).map_err(EngineError::Broken)?;
-        if !self.annotations {
+        if !self.capabilities().annotations {
             decoded.flags = CaseFlags::unset(decoded.flags.len());
         }
         Ok(decoded)
@@ -405,7 +510,8 @@ mod tests {
 
     #[test]
     fn empty_and_unsplittable_commands_are_errors() {
-        assert!(Exec::new("", true, Duration::from_secs(1)).is_err());
-        assert!(Exec::new("'unterminated", true, Duration::from_secs(1)).is_err());
+        let none = Declaration::default;
+        assert!(Exec::new("", none(), Duration::from_secs(1)).is_err());
+        assert!(Exec::new("'unterminated", none(), Duration::from_secs(1)).is_err());
     }
 }

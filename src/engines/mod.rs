@@ -9,6 +9,7 @@
 mod amc_c;
 mod bootstring;
 mod cleanroom;
+pub mod declaration;
 mod exec;
 mod icu;
 mod idna;
@@ -21,7 +22,8 @@ mod utf8;
 pub use amc_c::{AmcC, AmcCAsPunycode};
 pub use bootstring::Bootstring;
 pub use cleanroom::CleanRoom;
-pub use exec::Exec;
+pub use declaration::{Declaration, Declared};
+pub use exec::{Exec, crash_line};
 pub use icu::Icu;
 pub use idna::Idna;
 pub use lace::LaceCleanRoom;
@@ -68,6 +70,29 @@ pub enum PunycodeInput {
     PrintableLine,
 }
 
+/// Which ways an implementation converts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Directions {
+    /// Encodes and decodes.
+    Both,
+    /// Only encodes: it is never asked to decode.
+    EncodeOnly,
+    /// Only decodes: it is never asked to encode.
+    DecodeOnly,
+}
+
+impl Directions {
+    /// Whether it encodes.
+    pub fn encodes(self) -> bool {
+        self != Directions::DecodeOnly
+    }
+
+    /// Whether it decodes.
+    pub fn decodes(self) -> bool {
+        self != Directions::EncodeOnly
+    }
+}
+
 /// What an implementation declares it supports.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Capabilities {
@@ -83,6 +108,8 @@ pub struct Capabilities {
     pub max_encode_input: Option<usize>,
     /// The longest input it takes when decoding, in bytes.
     pub max_decode_input: Option<usize>,
+    /// Which ways it converts.
+    pub directions: Directions,
     /// Documented ways it departs from RFC 3492, each with its reason: an
     /// answer that differs from the reference is classified (class
     /// `listed`) only when one of these explains it.
@@ -132,6 +159,10 @@ pub trait Engine: Send + Sync {
     }
     /// What it supports.
     fn capabilities(&self) -> Capabilities;
+    /// The instant by which every answer must be in, or none: an
+    /// implementation that runs outside this process stops waiting then and
+    /// answers [`EngineError::Cancelled`]. In-process ones ignore it.
+    fn set_deadline(&self, _deadline: Option<std::time::Instant>) {}
     /// Encodes code points; `case_flags` (one per code point) only for engines
     /// that declare annotations.
     fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult;
@@ -195,6 +226,12 @@ pub fn check_supported(
     decode_input: Option<&[u8]>,
 ) -> Result<(), (Class, String)> {
     if let Some((input, flags)) = encode_input {
+        if !caps.directions.encodes() {
+            return Err((
+                Class::Direction,
+                "it only decodes (declared --decode-only)".into(),
+            ));
+        }
         if flags && !caps.annotations {
             return Err((
                 Class::Annotations,
@@ -224,6 +261,12 @@ pub fn check_supported(
         }
     }
     if let Some(input) = decode_input {
+        if !caps.directions.decodes() {
+            return Err((
+                Class::Direction,
+                "it only encodes (declared --encode-only)".into(),
+            ));
+        }
         if caps.punycode_input == PunycodeInput::Utf8 && std::str::from_utf8(input).is_err() {
             return Err((
                 Class::InputForm,

@@ -4,18 +4,18 @@
 
 use std::time::Duration;
 
-use super::{Engine, Exec, builtin_names_for, by_name};
+use super::{Declaration, Declared, Engine, Exec, builtin_names_for, by_name};
 use crate::codec::Codec;
 
 /// Options that apply to implementations named by a spec.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct SpecOptions {
     /// The codec the implementation is for: built-in names are looked up
     /// among its implementations, and an `exec:` program speaks its form
     /// of the convention.
     pub codec: Codec,
-    /// Whether an `exec:` program does Appendix A annotations.
-    pub annotations: bool,
+    /// What the user declares the implementation supports.
+    pub declaration: Declaration,
     /// How long one run of an `exec:` program may take.
     pub timeout: Duration,
 }
@@ -24,27 +24,33 @@ impl Default for SpecOptions {
     fn default() -> Self {
         SpecOptions {
             codec: Codec::Punycode,
-            annotations: true,
+            declaration: Declaration::default(),
             timeout: Duration::from_secs(5),
         }
     }
 }
 
-/// Resolves a spec to an implementation. `exec:` programs are probed once,
-/// so that one that cannot start or does not speak the convention is a
-/// setup error here rather than a failure on every case.
-pub fn from_spec(spec: &str, options: SpecOptions) -> Result<Box<dyn Engine>, String> {
+/// Resolves a spec to an implementation, with the declaration laid over
+/// what it declares itself. `exec:` programs are probed once (only in the
+/// directions they declare), so that one that cannot start or does not
+/// speak the convention is a setup error here rather than a failure on
+/// every case.
+pub fn from_spec(spec: &str, options: &SpecOptions) -> Result<Box<dyn Engine>, String> {
     if let Some(command) = spec.strip_prefix("exec:") {
-        let exec =
-            Exec::new(command, options.annotations, options.timeout)?.for_codec(options.codec);
+        let exec = Exec::new(command, options.declaration.clone(), options.timeout)?
+            .for_codec(options.codec);
         exec.probe()?;
         return Ok(Box::new(exec));
     }
-    by_name(options.codec, spec).ok_or_else(|| {
+    let builtin = by_name(options.codec, spec).ok_or_else(|| {
         format!(
             "unknown {} implementation {spec:?}: use one of {} or exec:COMMAND",
             options.codec,
             builtin_names_for(options.codec).join(", ")
         )
-    })
+    })?;
+    if options.declaration.is_empty() {
+        return Ok(builtin);
+    }
+    Ok(Box::new(Declared::new(builtin, options.declaration.clone())))
 }

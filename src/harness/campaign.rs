@@ -1,19 +1,20 @@
-//! A campaign: implementations asked the same generated questions as the C
+//! A campaign: implementations asked the same generated questions as the
 //! reference for a number of requests or seconds, every answer judged, the
 //! round-trip and uniqueness properties checked (for `check`), and every
-//! nonconformance minimized into a one-line reproducer.
+//! nonconformance grouped into causes ([`super::causes`]), each minimized
+//! into a one-line reproducer and confirmed by asking again.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
+use super::causes::{self, Cause, Collector};
 use super::classes::Class;
-use super::compare::{Request, Verdict, evaluate, judge_answer, reference_for};
+use super::compare::{Request, Verdict, judge_answer, reference_for};
 use super::generate::Generator;
-use super::minimize::{Budget, minimize};
 use super::parallel;
-use super::properties::{self, Property};
+use super::properties;
 use super::vectors::Expected;
 use crate::codec::Codec;
 use crate::engines::{Engine, EngineError};
@@ -29,30 +30,11 @@ pub struct Settings {
     pub time: Option<Duration>,
     /// Also check the round-trip and uniqueness properties.
     pub properties: bool,
-    /// Findings kept per implementation (each is minimized).
+    /// Causes minimized per implementation (the others are reported with
+    /// the shortest request that showed them).
     pub max_findings: usize,
-    /// Stop as soon as one finding has been minimized.
+    /// Stop generating as soon as one cause has been seen.
     pub fail_fast: bool,
-}
-
-/// A minimized nonconformance.
-#[derive(Clone, Debug, Serialize)]
-pub struct Finding {
-    /// The implementation's name.
-    pub implementation: String,
-    /// `differential` or the property's name.
-    pub check: String,
-    /// The minimized request, as `punycheck repro` arguments.
-    pub input: String,
-    /// What went wrong on the minimized request.
-    pub detail: String,
-    /// The request as first found, before minimization.
-    pub original: String,
-    /// A command that reproduces it (fill in the implementation spec).
-    pub repro_args: String,
-    #[serde(skip)]
-    /// The minimized request itself.
-    pub request: Request,
 }
 
 /// Counts for one implementation.
@@ -64,14 +46,25 @@ pub struct Stats {
     pub same: u64,
     /// Requests not asked, by divergence class.
     pub skipped: BTreeMap<String, u64>,
-    /// Explained differences, by divergence class, with one example each.
-    pub divergences: BTreeMap<String, (u64, String)>,
+    /// Explained differences, by divergence class.
+    pub divergences: BTreeMap<String, ClassCount>,
+    /// Requests whose answer did not come before the run's time ran out.
+    pub unfinished: u64,
     /// Unexplained differences (each a nonconformance).
     pub nonconformances: u64,
     /// Property checks run.
     pub property_checks: u64,
     /// Property violations.
     pub property_violations: u64,
+}
+
+/// How often one divergence class explained a difference, with an example.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ClassCount {
+    /// How many answers.
+    pub count: u64,
+    /// The first one, described.
+    pub example: String,
 }
 
 /// What a campaign found for one implementation.
@@ -81,52 +74,17 @@ pub struct Outcome {
     pub implementation: String,
     /// Counts.
     pub stats: Stats,
-    /// Minimized findings.
-    pub findings: Vec<Finding>,
-    /// Set when the run had to stop early (e.g. the program keeps hanging).
+    /// The causes found, most severe first.
+    pub causes: Vec<Cause>,
+    /// Set when the run stopped asking early (the program kept hanging).
     pub aborted: Option<String>,
 }
 
 impl Outcome {
     /// Whether nothing unexplained was found.
     pub fn conforming(&self) -> bool {
-        self.stats.nonconformances == 0
-            && self.stats.property_violations == 0
-            && self.aborted.is_none()
+        self.stats.nonconformances == 0 && self.stats.property_violations == 0 && self.causes.is_empty()
     }
-}
-
-/// A signature that groups findings of the same kind, so each kind is
-/// minimized and reported once.
-fn signature(request: &Request, detail: &str) -> String {
-    let op = match request {
-        Request::Encode { .. } => "encode",
-        Request::Decode(_) => "decode",
-    };
-    // Keep the words, drop the values.
-    let words: String = detail
-        .split(['"', '['])
-        .next()
-        .unwrap_or("")
-        .chars()
-        .filter(|c| c.is_ascii_alphabetic() || *c == ' ')
-        .collect();
-    format!("{op}: {}", words.trim())
-}
-
-fn still_differs(engine: &dyn Engine, wanted: &str, candidate: &Request) -> bool {
-    let Some(reference) = reference_for(engine.codec(), candidate) else {
-        return false;
-    };
-    match judge_answer(engine, candidate, &reference, true).0 {
-        Verdict::Nonconformance(detail) => signature(candidate, &detail) == wanted,
-        _ => false,
-    }
-}
-
-fn still_violates(engine: &dyn Engine, wanted: Property, candidate: &Request) -> bool {
-    let answer = super::compare::ask(engine, candidate);
-    properties::check_all(engine, candidate, &answer, true).is_some_and(|v| v.property == wanted)
 }
 
 /// Requests generated and judged together; fixed, so that a run with the
@@ -137,6 +95,7 @@ const BATCH: usize = 16;
 /// What one engine did with one request, worked out on a worker thread.
 struct Judged {
     verdict: Verdict,
+    reference: Option<Expected>,
     answer: Option<Result<Expected, EngineError>>,
     violation: Option<properties::Violation>,
 }
@@ -157,6 +116,7 @@ fn judge_one(
     };
     Some(Judged {
         verdict,
+        reference: Some(want),
         answer,
         violation,
     })
@@ -169,11 +129,26 @@ pub fn run(
     settings: Settings,
     progress: &mut dyn FnMut(u64),
 ) -> Vec<Outcome> {
+    run_with(engines, settings, vec![Collector::default(); engines.len()], progress)
+}
+
+/// [`run`], adding to causes already collected for each engine (the
+/// failed vectors of `check`), so that one cause seen by a vector and by
+/// generated questions is reported once.
+pub fn run_with(
+    engines: &[&dyn Engine],
+    settings: Settings,
+    mut collectors: Vec<Collector>,
+    progress: &mut dyn FnMut(u64),
+) -> Vec<Outcome> {
+    collectors.resize_with(engines.len(), Collector::default);
     let start = Instant::now();
-    let total = settings.time;
-    // Leave a fifth of the time for minimizing what is found.
-    let generate_until = total.map(|t| start + t.mul_f64(0.8));
-    let hard_deadline = total.map(|t| start + t);
+    let hard_deadline = settings.time.map(|t| start + t);
+    // Leave a fifth of the time for minimizing and confirming what is found.
+    let generate_until = settings.time.map(|t| start + t.mul_f64(0.8));
+    for engine in engines {
+        engine.set_deadline(hard_deadline);
+    }
     let mut outcomes: Vec<Outcome> = engines
         .iter()
         .map(|e| Outcome {
@@ -181,7 +156,6 @@ pub fn run(
             ..Default::default()
         })
         .collect();
-    let mut seen: Vec<BTreeSet<String>> = vec![BTreeSet::new(); engines.len()];
     let mut hangs = vec![0u32; engines.len()];
     let codec = engines.first().map_or(Codec::Punycode, |e| e.codec());
     let mut generator = Generator::for_codec(codec, settings.seed);
@@ -190,7 +164,7 @@ pub fn run(
         let stop = settings.cases.is_some_and(|n| done >= n)
             || generate_until.is_some_and(|t| Instant::now() >= t)
             || outcomes.iter().all(|o| o.aborted.is_some())
-            || (settings.fail_fast && outcomes.iter().any(|o| !o.findings.is_empty()));
+            || (settings.fail_fast && collectors.iter().any(|c| !c.is_empty()));
         if stop {
             break;
         }
@@ -208,67 +182,63 @@ pub fn run(
             // Uniqueness costs several calls: check it on every fourth request.
             // Past the time, requests still waiting for a worker are dropped.
             let judged = parallel::map(engine.workers(), &batch, |(index, request)| {
-                if hard_deadline.is_some_and(|end| Instant::now() >= end) {
+                if generate_until.is_some_and(|end| Instant::now() >= end) {
                     return None;
                 }
                 judge_one(*engine, request, settings.properties, index % 4 == 0)
             });
             for ((_, request), judged) in batch.iter().zip(judged) {
                 let Some(judged) = judged else { continue };
-                if outcomes[k].aborted.is_some() {
-                    break;
-                }
-                let found = record(
+                record(
                     &mut outcomes[k],
+                    &mut collectors[k],
                     &mut hangs[k],
                     *engine,
                     request,
                     judged,
                     settings.properties,
                 );
-                let Some((sig, check, detail, property)) = found else {
-                    continue;
-                };
-                if seen[k].contains(&sig) || outcomes[k].findings.len() >= settings.max_findings {
-                    continue;
-                }
-                seen[k].insert(sig.clone());
-                let now = Instant::now();
-                let budget = Budget {
-                    attempts: 2_000,
-                    deadline: match (total, hard_deadline) {
-                        (Some(t), Some(end)) => (now + t.mul_f64(0.2)).min(end),
-                        _ => now + Duration::from_secs(20),
-                    },
-                };
-                let finding = minimized(*engine, request, &sig, check, detail, property, budget);
-                outcomes[k].findings.push(finding);
             }
         }
         progress(done);
     }
+    let end = hard_deadline.unwrap_or_else(|| Instant::now() + Duration::from_secs(60));
+    let cap = Duration::from_secs(10);
+    for (k, (engine, collector)) in engines.iter().zip(collectors).enumerate() {
+        let left = engines.len() - k;
+        let now = Instant::now();
+        let share = now + end.saturating_duration_since(now) / u32::try_from(left).unwrap_or(1);
+        outcomes[k].causes = collector.resolve(*engine, share, cap, 2_000, settings.max_findings);
+        engine.set_deadline(None);
+    }
     outcomes
 }
 
-/// Counts one judged request; returns what to minimize, if it is a
-/// finding: (signature, check, detail, property).
+/// Counts one judged request, and records it with its cause when it is a
+/// nonconformance or breaks a property.
 fn record(
     outcome: &mut Outcome,
+    collector: &mut Collector,
     hangs: &mut u32,
     engine: &dyn Engine,
     request: &Request,
     judged: Judged,
     properties_checked: bool,
-) -> Option<(String, String, String, Option<Property>)> {
+) {
+    if matches!(judged.answer, Some(Err(EngineError::Cancelled))) {
+        outcome.stats.unfinished += 1;
+        return;
+    }
     outcome.stats.requests += 1;
     *hangs = match &judged.answer {
-        Some(Err(EngineError::Broken(why))) if why.starts_with("no answer within") => *hangs + 1,
+        Some(Err(EngineError::Hung(_))) => *hangs + 1,
         _ => 0,
     };
-    if *hangs >= 3 {
+    if *hangs >= 3 && outcome.aborted.is_none() {
         outcome.aborted = Some(format!(
-            "{} gave no answer three times in a row (last on {request}); stopped checking it",
-            engine.name()
+            "{} gave no answer three times in a row (last on {}); stopped asking it",
+            engine.name(),
+            causes::show(request)
         ));
     }
     if properties_checked
@@ -278,6 +248,11 @@ fn record(
         outcome.stats.property_checks += 1;
     }
     match judged.verdict {
+        Verdict::Unfinished => {
+            outcome.stats.requests -= 1;
+            outcome.stats.unfinished += 1;
+            return;
+        }
         Verdict::Same => outcome.stats.same += 1,
         Verdict::Skip { class, .. } => {
             *outcome
@@ -291,67 +266,25 @@ fn record(
                 .stats
                 .divergences
                 .entry(class.id().to_string())
-                .or_insert((0, format!("{request}: {detail}")));
-            entry.0 += 1;
+                .or_insert_with(|| ClassCount {
+                    count: 0,
+                    example: format!("{}: {detail}", causes::show(request)),
+                });
+            entry.count += 1;
         }
         Verdict::Nonconformance(detail) => {
             outcome.stats.nonconformances += 1;
-            let sig = signature(request, &detail);
-            return Some((sig, "differential".to_string(), detail, None));
-        }
-    }
-    let v = judged.violation?;
-    outcome.stats.property_violations += 1;
-    Some((
-        format!("property {:?}", v.property),
-        v.property.name().to_string(),
-        v.detail,
-        Some(v.property),
-    ))
-}
-
-/// Minimizes a finding and describes the result.
-fn minimized(
-    engine: &dyn Engine,
-    request: &Request,
-    sig: &str,
-    check: String,
-    detail: String,
-    property: Option<Property>,
-    budget: Budget,
-) -> Finding {
-    let small = match property {
-        Some(p) => minimize(request, &mut |c| still_violates(engine, p, c), budget),
-        None => minimize(request, &mut |c| still_differs(engine, sig, c), budget),
-    };
-    let small_detail = describe_failure(engine, &small, property).unwrap_or(detail);
-    Finding {
-        implementation: engine.name().to_string(),
-        check,
-        input: small.to_string(),
-        detail: small_detail,
-        original: request.to_string(),
-        repro_args: small.repro_args(),
-        request: small,
-    }
-}
-
-/// What is wrong with `request` now (after minimization).
-fn describe_failure(
-    engine: &dyn Engine,
-    request: &Request,
-    property: Option<Property>,
-) -> Option<String> {
-    let answer = super::compare::ask(engine, request);
-    match property {
-        Some(_) => properties::check_all(engine, request, &answer, true).map(|v| v.detail),
-        None => {
-            let want = reference_for(engine.codec(), request)?;
-            match evaluate(&engine.capabilities(), request, &want, &answer, true) {
-                Verdict::Nonconformance(detail) => Some(detail),
-                _ => None,
+            if let (Some(reference), Some(answer)) = (&judged.reference, &judged.answer) {
+                let key = causes::key_of(engine.codec(), request, reference, answer);
+                collector.observe(key, request, &detail, None, None);
             }
+            return;
         }
+    }
+    if let Some(v) = judged.violation {
+        outcome.stats.property_violations += 1;
+        let key = causes::property_key(request, v.property);
+        collector.observe(key, request, &v.detail, Some(v.property), None);
     }
 }
 
@@ -360,7 +293,7 @@ pub fn class_summary(stats: &Stats) -> String {
     let mut parts: Vec<String> = Vec::new();
     for class in Class::ALL {
         let skipped = stats.skipped.get(class.id()).copied().unwrap_or(0);
-        let diverged = stats.divergences.get(class.id()).map_or(0, |d| d.0);
+        let diverged = stats.divergences.get(class.id()).map_or(0, |d| d.count);
         if skipped + diverged > 0 {
             parts.push(format!("{} {}", class.id(), skipped + diverged));
         }

@@ -35,6 +35,8 @@ pub enum Verdict {
     },
     /// A different answer that nothing explains.
     Nonconformance(String),
+    /// No answer came before the run's time ran out: nothing to judge.
+    Unfinished,
 }
 
 /// Asks an implementation, without any capability check.
@@ -151,6 +153,10 @@ fn compare_answer(
             ));
         }
         Err(EngineError::Broken(why)) => return Verdict::Nonconformance(why.clone()),
+        Err(e @ (EngineError::Crashed(_) | EngineError::Hung(_))) => {
+            return Verdict::Nonconformance(e.to_string());
+        }
+        Err(EngineError::Cancelled) => return Verdict::Unfinished,
         _ => {}
     }
     // A result outside its domain must be refused, not returned.

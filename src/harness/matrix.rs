@@ -78,7 +78,7 @@ pub fn run(engines: &[Box<dyn Engine>], seed: u64, cases: u64) -> Matrix {
             .enumerate()
             .map(
                 |(k, engine)| match judge_answer(engine.as_ref(), &request, &want, true).0 {
-                    Verdict::Same => Kind::Same,
+                    Verdict::Same | Verdict::Unfinished => Kind::Same,
                     Verdict::Divergence {
                         class: Class::Listed,
                         detail,
@@ -137,6 +137,7 @@ fn letter(class: Class) -> char {
         Class::LengthLimit => 'L',
         Class::ErrorDetail => 'E',
         Class::Listed => 'K',
+        Class::Direction => 'R',
     }
 }
 

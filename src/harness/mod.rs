@@ -2,6 +2,8 @@
 //! and the comparison rules and divergence classes they share.
 
 pub mod campaign;
+pub mod check;
+pub mod causes;
 pub mod compare;
 pub mod generate;
 pub mod matrix;

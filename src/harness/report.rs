@@ -1,57 +1,89 @@
 //! The report of `punycheck check`: readable text, JSON, or JUnit XML for CI
-//! systems. All three carry the same facts: what was run, what failed (with
-//! minimized reproducers), and what was skipped or classified, and why.
+//! systems. All three carry the same facts: what was declared and run, every
+//! cause found (most severe first, each with a complete reproducer and
+//! whether asking again confirmed it), what was skipped or classified and
+//! why, and what did not run in the time given. No line is cut.
 
 use std::fmt::Write as _;
 
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 use serde::Serialize;
 
-use super::campaign::{self, Finding};
+use super::campaign;
+use super::causes::{Cause, Confirmation};
 use super::classes::Class;
 use super::runner::{self, Outcome as VectorOutcome};
-use super::vectors::Case;
+
+/// The version of the JSON report's layout.
+pub const VERSION: u32 = 2;
 
 /// Everything `check` found about one implementation.
 #[derive(Clone, Debug, Serialize)]
 pub struct CheckReport {
+    /// The JSON layout's version ([`VERSION`]).
+    pub version: u32,
     /// The implementation spec as given.
     pub implementation: String,
-    /// Whether the implementation was declared to do annotations.
-    pub annotations: bool,
+    /// The codec checked.
+    pub codec: String,
+    /// What the implementation declares (its own declaration with the
+    /// user's laid over it), in words.
+    pub declared: String,
+    /// The declaration's command-line options.
+    pub declared_options: String,
     /// The generator's seed.
     pub seed: u64,
     /// Seconds the whole check took.
     pub seconds: f64,
+    /// Seconds it was given.
+    pub budget_seconds: f64,
     /// Vector results.
     pub vectors: VectorSummary,
-    /// The differential run and the properties.
+    /// The generated questions and the properties, and every cause
+    /// (failed vectors included).
     pub campaign: campaign::Outcome,
-    /// The command that reproduces a finding, without its input arguments.
+    /// The command that reproduces a cause, without its input arguments.
     pub repro_prefix: String,
+    /// What did not run in the time given, in words (empty when all did).
+    pub incomplete: Vec<String>,
 }
 
 /// Vector results in brief.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct VectorSummary {
-    /// Cases run.
+    /// Vectors of the codec.
     pub cases: usize,
+    /// Vectors that ran.
+    pub run: usize,
     /// Passed.
     pub pass: usize,
-    /// Skipped, by reason.
-    pub skipped: Vec<(String, usize)>,
-    /// Known deviations.
+    /// Not asked, with the reason and how many.
+    pub skipped: Vec<Skipped>,
+    /// Known deviations (built-in implementations only).
     pub deviations: usize,
-    /// Failed cases: name, detail, and the `punycheck repro` arguments
-    /// that ask the same question.
-    pub failures: Vec<(String, String, String)>,
+    /// Failed (each is part of a cause).
+    pub failed: usize,
+    /// Not run in the time given.
+    pub unrun: usize,
+}
+
+/// A reason vectors were not asked, and how many.
+#[derive(Clone, Debug, Serialize)]
+pub struct Skipped {
+    /// Why.
+    pub reason: String,
+    /// How many vectors.
+    pub count: usize,
 }
 
 impl VectorSummary {
-    /// Summarizes one implementation's rows of a runner report over `cases`.
-    pub fn from_report(report: &runner::Report, cases: &[Case]) -> Self {
+    /// Summarizes one implementation's rows of a runner report over `cases`
+    /// vectors.
+    pub fn from_report(report: &runner::Report, cases: usize) -> Self {
         let mut summary = VectorSummary {
-            cases: report.rows.len(),
+            cases,
+            run: report.rows.len(),
+            unrun: report.unrun,
             ..Default::default()
         };
         let mut reasons: std::collections::BTreeMap<String, usize> = Default::default();
@@ -60,32 +92,54 @@ impl VectorSummary {
                 VectorOutcome::Pass => summary.pass += 1,
                 VectorOutcome::Skip(why) => *reasons.entry(why.clone()).or_default() += 1,
                 VectorOutcome::KnownDeviation(_) => summary.deviations += 1,
-                VectorOutcome::Fail(detail) => {
-                    let repro = cases
-                        .iter()
-                        .find(|c| c.name == row.case)
-                        .map_or_else(String::new, |c| runner::request_of(c).repro_args());
-                    summary
-                        .failures
-                        .push((row.case.clone(), detail.clone(), repro));
-                }
+                VectorOutcome::Fail(_) => summary.failed += 1,
             }
         }
-        summary.skipped = reasons.into_iter().collect();
+        summary.skipped = reasons
+            .into_iter()
+            .map(|(reason, count)| Skipped { reason, count })
+            .collect();
         summary
     }
 }
 
 impl CheckReport {
-    /// Conforming: no vector failure, no nonconformance, no property
-    /// violation, not aborted.
+    /// Conforming: no cause found.
     pub fn conforming(&self) -> bool {
-        self.vectors.failures.is_empty() && self.campaign.conforming()
+        self.campaign.causes.is_empty()
     }
 
-    /// The one-line command that reproduces a finding.
-    pub fn repro_command(&self, finding: &Finding) -> String {
-        format!("{} {}", self.repro_prefix, finding.repro_args)
+    /// The one-line command that reproduces a cause; it exits 1 while the
+    /// cause is there.
+    pub fn repro_command(&self, cause: &Cause) -> String {
+        let property = if cause.property.is_some() {
+            " --properties"
+        } else {
+            ""
+        };
+        format!(
+            "{} {}{property}",
+            self.repro_prefix,
+            cause.request.repro_args()
+        )
+    }
+
+    /// The verdict line.
+    pub fn verdict(&self) -> String {
+        let causes = self.campaign.causes.len();
+        let incomplete = if self.incomplete.is_empty() {
+            String::new()
+        } else {
+            " (incomplete: see above)".to_string()
+        };
+        if self.conforming() {
+            format!("CONFORMING{incomplete}")
+        } else {
+            format!(
+                "NONCONFORMING: {causes} cause{}{incomplete}",
+                if causes == 1 { "" } else { "s" }
+            )
+        }
     }
 
     /// The readable report.
@@ -93,48 +147,26 @@ impl CheckReport {
         let mut out = String::new();
         let s = &self.campaign.stats;
         let _ = writeln!(out, "punycheck check {}", self.implementation);
+        let _ = writeln!(out, "  declared: {}", self.declared);
         let _ = writeln!(
             out,
-            "  annotations {}, seed {}, {:.1} s",
-            if self.annotations {
-                "declared"
-            } else {
-                "not declared (--no-annotations)"
-            },
-            self.seed,
-            self.seconds
+            "  seed {}, {:.1} s of {:.1} s",
+            self.seed, self.seconds, self.budget_seconds
         );
         let v = &self.vectors;
         let _ = writeln!(
             out,
-            "\nvectors: {} cases, {} passed, {} skipped, {} known deviations, {} failed",
+            "\nvectors: {} of {} run: {} passed, {} not asked, {} known deviations, {} failed",
+            v.run,
             v.cases,
             v.pass,
-            v.skipped.iter().map(|(_, n)| n).sum::<usize>(),
+            v.skipped.iter().map(|s| s.count).sum::<usize>(),
             v.deviations,
-            v.failures.len()
+            v.failed
         );
-        // The first few tell the story; JSON and JUnit carry them all.
-        const SHOWN: usize = 8;
-        for (case, detail, repro) in v.failures.iter().take(SHOWN) {
-            let _ = writeln!(out, "  FAIL {case}: {}", truncate(detail, 160));
-            let _ = writeln!(
-                out,
-                "     reproduce: {} {}",
-                self.repro_prefix,
-                truncate(repro, 160)
-            );
-        }
-        if v.failures.len() > SHOWN {
-            let _ = writeln!(
-                out,
-                "  ... and {} more failed vectors (--format json lists them all)",
-                v.failures.len() - SHOWN
-            );
-        }
         let _ = writeln!(
             out,
-            "\ndifferential against the reference: {} generated requests, {} identical, {} nonconforming",
+            "generated: {} questions, {} identical, {} nonconforming",
             s.requests, s.same, s.nonconformances
         );
         if s.property_checks > 0 {
@@ -155,113 +187,153 @@ impl CheckReport {
             if skipped > 0 {
                 let _ = write!(classified, "; {skipped} not asked");
             }
-            if let Some((n, example)) = diverged {
-                let _ = write!(classified, "; {n} differing answers, e.g. {example}");
+            if let Some(d) = diverged {
+                let _ = write!(
+                    classified,
+                    "; {} differing answers, e.g. {}",
+                    d.count, d.example
+                );
             }
             classified.push('\n');
         }
-        for (reason, n) in &v.skipped {
-            let _ = writeln!(classified, "  vectors skipped ({n}): {reason}");
+        for skipped in &v.skipped {
+            let _ = writeln!(
+                classified,
+                "  vectors not asked ({}): {}",
+                skipped.count, skipped.reason
+            );
         }
         if !classified.is_empty() {
             let _ = writeln!(
                 out,
-                "\nskipped and classified (not failures):\n{classified}"
+                "\nnot asked or classified (not failures):\n{classified}"
             );
         }
+        if !self.incomplete.is_empty() {
+            let _ = writeln!(out, "\nincomplete:");
+            for line in &self.incomplete {
+                let _ = writeln!(out, "  {line}");
+            }
+        }
         if let Some(why) = &self.campaign.aborted {
-            let _ = writeln!(out, "\nSTOPPED: {why}");
+            let _ = writeln!(out, "\nstopped asking: {why}");
         }
-        if !self.campaign.findings.is_empty() {
-            let _ = writeln!(out, "\nfindings (minimized):");
-            for (k, f) in self.campaign.findings.iter().enumerate() {
-                let _ = writeln!(out, "  {}. [{}] {}", k + 1, f.check, f.input);
-                let _ = writeln!(out, "     {}", f.detail);
-                let _ = writeln!(out, "     reproduce: {}", self.repro_command(f));
-                if f.original != f.input {
-                    let _ = writeln!(out, "     (minimized from {})", f.original);
-                }
+        if !self.campaign.causes.is_empty() {
+            let _ = writeln!(
+                out,
+                "\ncauses ({}), most severe first:",
+                self.campaign.causes.len()
+            );
+            for (k, cause) in self.campaign.causes.iter().enumerate() {
+                out += &self.cause_text(k + 1, cause);
             }
         }
-        let _ = writeln!(
-            out,
-            "\n{}",
-            if self.conforming() {
-                "CONFORMING"
-            } else {
-                "NONCONFORMING"
-            }
-        );
+        let _ = writeln!(out, "\n{}", self.verdict());
         out
     }
 
-    /// The JSON report.
+    fn cause_text(&self, number: usize, cause: &Cause) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "  {number}. {}", cause.key);
+        let _ = writeln!(out, "     input: {} ({})", cause.input, cause.shape);
+        let _ = writeln!(out, "     {}", cause.detail);
+        let generated = cause.count - cause.vectors.len() as u64;
+        let mut seen = format!("seen {} time{}", cause.count, plural(cause.count));
+        if !cause.vectors.is_empty() {
+            let _ = write!(seen, ": vectors {}", cause.vectors.join(", "));
+            if generated > 0 {
+                let _ = write!(seen, "; {generated} generated");
+            }
+        }
+        let _ = writeln!(out, "     {seen}");
+        let _ = writeln!(out, "     reproduce: {}", self.repro_command(cause));
+        match &cause.confirmation {
+            Confirmation::Confirmed => {}
+            Confirmation::Flaky { first, second } => {
+                let _ = writeln!(
+                    out,
+                    "     FLAKY: asked again, it answered differently: first {first}, then {second}"
+                );
+            }
+            Confirmation::Unconfirmed => {
+                let _ = writeln!(out, "     (not asked again: no time was left)");
+            }
+        }
+        if cause.original != cause.input {
+            let _ = writeln!(out, "     (minimized from {})", cause.original);
+        }
+        out
+    }
+
+    /// The JSON report (layout version [`VERSION`]): every field named;
+    /// each cause carries its `reproduce` command.
     pub fn to_json(&self) -> String {
         let mut value = serde_json::to_value(self).expect("the report serializes");
         value["conforming"] = serde_json::Value::Bool(self.conforming());
-        let commands: Vec<String> = self
-            .campaign
-            .findings
-            .iter()
-            .map(|f| self.repro_command(f))
-            .collect();
-        value["repro_commands"] = serde_json::json!(commands);
+        value["verdict"] = serde_json::Value::String(self.verdict());
+        if let Some(causes) = value["campaign"]["causes"].as_array_mut() {
+            for (json, cause) in causes.iter_mut().zip(&self.campaign.causes) {
+                json["reproduce"] = serde_json::Value::String(self.repro_command(cause));
+            }
+        }
         serde_json::to_string_pretty(&value).expect("the report serializes")
     }
 
-    /// The JUnit XML report: one suite, a test case per vector failure, per
-    /// finding, and one each for the vector run, the differential run and
-    /// the properties, so that a clean run shows what passed.
+    /// The JUnit XML report: one suite, a test case per cause (named by
+    /// its cause, so the names are the same from run to run), and one each
+    /// for the vectors, the generated questions and the properties.
     pub fn to_junit(&self) -> String {
         let mut suite = TestSuite::new(format!("punycheck check {}", self.implementation));
         let failure = |message: &str, description: &str| {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
             status.set_message(message.to_string());
+            status.set_type("nonconformance");
             status.set_description(description.to_string());
             status
         };
+        let classname = "punycheck.check";
         let v = &self.vectors;
         let mut vectors = TestCase::new("vectors", TestCaseStatus::success());
+        vectors.set_classname(classname);
         vectors.set_system_out(format!(
-            "{} cases, {} passed, {} skipped, {} known deviations",
+            "{} of {} run, {} passed, {} not asked, {} known deviations, {} failed (each failure is in a cause below)",
+            v.run,
             v.cases,
             v.pass,
-            v.skipped.iter().map(|(_, n)| n).sum::<usize>(),
-            v.deviations
+            v.skipped.iter().map(|s| s.count).sum::<usize>(),
+            v.deviations,
+            v.failed
         ));
         suite.add_test_case(vectors);
-        for (case, detail, repro) in &v.failures {
-            let description = format!("{detail}\nreproduce: {} {repro}", self.repro_prefix);
-            suite.add_test_case(TestCase::new(
-                format!("vector {case}"),
-                failure(detail, &description),
-            ));
-        }
         let s = &self.campaign.stats;
-        let summary = format!(
-            "{} requests, {} nonconforming; classified: {}",
+        let mut generated = TestCase::new("generated questions", TestCaseStatus::success());
+        generated.set_classname(classname);
+        generated.set_system_out(format!(
+            "{} questions, {} nonconforming; classified: {}",
             s.requests,
             s.nonconformances,
             campaign::class_summary(s)
-        );
-        let status = match &self.campaign.aborted {
-            Some(why) => failure(why, why),
-            None => TestCaseStatus::success(),
-        };
-        let mut differential = TestCase::new("differential against the reference", status);
-        differential.set_system_out(summary);
-        suite.add_test_case(differential);
-        for (k, f) in self.campaign.findings.iter().enumerate() {
+        ));
+        suite.add_test_case(generated);
+        for cause in &self.campaign.causes {
             let description = format!(
-                "{}\nreproduce: {}\nminimized from: {}",
-                f.detail,
-                self.repro_command(f),
-                f.original
+                "{}\ninput: {}\nreproduce: {}\nseen {} times{}",
+                cause.detail,
+                cause.input,
+                self.repro_command(cause),
+                cause.count,
+                if cause.vectors.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (vectors {})", cause.vectors.join(", "))
+                }
             );
-            suite.add_test_case(TestCase::new(
-                format!("finding {} [{}] {}", k + 1, f.check, f.input),
-                failure(&f.detail, &description),
-            ));
+            let mut case = TestCase::new(
+                format!("cause {}", cause.key),
+                failure(&cause.detail, &description),
+            );
+            case.set_classname(classname);
+            suite.add_test_case(case);
         }
         let mut report = quick_junit::Report::new("punycheck");
         report.add_test_suite(suite);
@@ -269,10 +341,6 @@ impl CheckReport {
     }
 }
 
-/// `text` cut to `max` characters, marked when cut.
-fn truncate(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((k, _)) => format!("{}...", &text[..k]),
-        None => text.to_string(),
-    }
+fn plural(n: u64) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }

@@ -18,10 +18,11 @@ use std::time::Instant;
 use serde::Deserialize;
 
 use super::classes::Class;
-use super::compare::{Request, Verdict, judge_with};
+use super::compare::{Request, Verdict, judge_answer};
 use super::parallel;
 use super::vectors::{Case, Input};
-use crate::engines::Engine;
+use crate::engines::{Engine, EngineError};
+use crate::vocabulary::Expected;
 
 /// The expectations built into punycheck.
 pub const BUILTIN_EXPECTATIONS: &str = include_str!("../../vectors/expectations.toml");
@@ -96,6 +97,8 @@ pub struct Row {
     pub case: String,
     /// What happened.
     pub outcome: Outcome,
+    /// The engine's answer, when it was asked.
+    pub answer: Option<Result<Expected, EngineError>>,
 }
 
 /// Everything a run produced.
@@ -202,30 +205,46 @@ pub fn run_until(
 ) -> Report {
     let mut report = Report::default();
     for engine in engines {
-        let cases: Vec<&Case> = cases.iter().filter(|c| c.codec == engine.codec()).collect();
-        let outcomes = parallel::map(engine.workers(), &cases, |case| {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
-                return None;
-            }
-            Some(run_one(engine.as_ref(), case, expectations))
-        });
-        let (run, unrun): (Vec<_>, Vec<_>) = cases
-            .iter()
-            .copied()
-            .zip(outcomes)
-            .partition(|(_, o)| o.is_some());
-        report.unrun += unrun.len();
-        let outcomes: Vec<(&Case, Outcome)> = run
-            .into_iter()
-            .map(|(c, o)| (c, o.expect("partitioned")))
-            .collect();
-        for (case, outcome) in outcomes {
-            report.rows.push(Row {
-                engine: engine.name().to_string(),
-                case: case.name.clone(),
-                outcome,
-            });
+        let part = run_until_one(engine.as_ref(), cases, expectations, deadline);
+        report.rows.extend(part.rows);
+        report.unrun += part.unrun;
+    }
+    report
+}
+
+/// [`run_until`] for one engine.
+pub fn run_until_one(
+    engine: &dyn Engine,
+    cases: &[Case],
+    expectations: &Expectations,
+    deadline: Option<Instant>,
+) -> Report {
+    let mut report = Report::default();
+    let cases: Vec<&Case> = cases.iter().filter(|c| c.codec == engine.codec()).collect();
+    let outcomes = parallel::map(engine.workers(), &cases, |case| {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return None;
         }
+        Some(run_one_answer(engine, case, expectations))
+    });
+    let (run, unrun): (Vec<_>, Vec<_>) = cases
+        .iter()
+        .copied()
+        .zip(outcomes)
+        // Not started in time, or cut by the engine's deadline.
+        .partition(|(_, o)| {
+            o.as_ref()
+                .is_some_and(|(_, a)| !matches!(a, Some(Err(EngineError::Cancelled))))
+        });
+    report.unrun += unrun.len();
+    for (case, outcome) in run {
+        let (outcome, answer) = outcome.expect("partitioned");
+        report.rows.push(Row {
+            engine: engine.name().to_string(),
+            case: case.name.clone(),
+            outcome,
+            answer,
+        });
     }
     report
 }
@@ -244,10 +263,28 @@ pub fn request_of(case: &Case) -> Request {
 /// Runs one engine on one case, applying its capabilities and the listed
 /// expectations.
 pub fn run_one(engine: &dyn Engine, case: &Case, expectations: &Expectations) -> Outcome {
+    run_one_answer(engine, case, expectations).0
+}
+
+/// [`run_one`], also returning the engine's answer when it was asked.
+pub fn run_one_answer(
+    engine: &dyn Engine,
+    case: &Case,
+    expectations: &Expectations,
+) -> (Outcome, Option<Result<Expected, EngineError>>) {
     let request = request_of(case);
-    let listed_skip = Expectations::find(&expectations.skip, engine.name(), &case.name);
     let flags_matter = case.annotations || matches!(case.input, Input::Encode(_));
-    let verdict = judge_with(engine, &request, &case.expected, flags_matter);
+    let (verdict, answer) = judge_answer(engine, &request, &case.expected, flags_matter);
+    (judged_outcome(engine, case, expectations, verdict), answer)
+}
+
+fn judged_outcome(
+    engine: &dyn Engine,
+    case: &Case,
+    expectations: &Expectations,
+    verdict: Verdict,
+) -> Outcome {
+    let listed_skip = Expectations::find(&expectations.skip, engine.name(), &case.name);
     if let Some(listed) = listed_skip {
         return match verdict {
             Verdict::Skip { reason, .. } => Outcome::Skip(format!("{} ({reason})", listed.reason)),
@@ -267,6 +304,7 @@ pub fn run_one(engine: &dyn Engine, case: &Case, expectations: &Expectations) ->
         } => Outcome::Pass,
         Verdict::Divergence { detail, .. } => Outcome::Skip(detail),
         Verdict::Nonconformance(detail) => Outcome::Fail(detail),
+        Verdict::Unfinished => Outcome::Skip("no answer before the run's time ran out".into()),
     };
     match (
         Expectations::find(&expectations.deviation, engine.name(), &case.name),

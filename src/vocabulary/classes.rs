@@ -24,17 +24,20 @@ pub enum Class {
     ErrorDetail,
     /// Listed in `vectors/expectations.toml`.
     Listed,
+    /// A direction (encoding or decoding) it declares it does not do.
+    Direction,
 }
 
 impl Class {
     /// Every class.
-    pub const ALL: [Class; 6] = [
+    pub const ALL: [Class; 7] = [
         Class::Domain,
         Class::Annotations,
         Class::InputForm,
         Class::LengthLimit,
         Class::ErrorDetail,
         Class::Listed,
+        Class::Direction,
     ];
 
     /// The id used in the table and in reports.
@@ -46,6 +49,7 @@ impl Class {
             Class::LengthLimit => "length-limit",
             Class::ErrorDetail => "error-detail",
             Class::Listed => "listed",
+            Class::Direction => "direction",
         }
     }
 

@@ -161,9 +161,19 @@ pub enum EngineError {
     /// It stopped at a size limit of its own (such as the RFC wrapper's
     /// "input or output is too large"): skipped and counted, not failed.
     Limit(String),
+    /// It died: a signal, an uncaught exception or panic, a sanitizer
+    /// report. The message is the line that says why (a panic's first
+    /// line, a sanitizer's `SUMMARY:`, an exception's last line), whole.
+    Crashed(String),
+    /// It gave no answer in time, even when asked again with a longer
+    /// time limit.
+    Hung(String),
+    /// The run's own time ran out while it was answering: no answer, and
+    /// nothing to hold against it.
+    Cancelled,
     /// It misbehaved in a way no conforming implementation can (a status it
-    /// should never return, output it cannot have produced, a crash, a hang,
-    /// ...).
+    /// should never return, output it cannot have produced, an answer
+    /// outside the protocol, ...).
     Broken(String),
 }
 
@@ -174,6 +184,9 @@ impl fmt::Display for EngineError {
             EngineError::Rejected(None) => f.write_str("failed (no error kind given)"),
             EngineError::Unsupported(why) => write!(f, "unsupported: {why}"),
             EngineError::Limit(why) => write!(f, "own size limit: {why}"),
+            EngineError::Crashed(why) => write!(f, "crashed: {why}"),
+            EngineError::Hung(why) => write!(f, "hung: {why}"),
+            EngineError::Cancelled => f.write_str("not finished: the run's time ran out"),
             EngineError::Broken(why) => write!(f, "broken: {why}"),
         }
     }

@@ -1,0 +1,284 @@
+//! What a user declares about an implementation under test: the same facts
+//! the built-in implementations declare in their [`Capabilities`], for a
+//! program or library punycheck cannot inspect.
+//!
+//! Every declaration maps onto a divergence class, so that an honest
+//! declaration turns a difference from the C reference into a classified
+//! one, never a finding: `--domain unicode` (class `domain`), `--errors
+//! failure-only` (`error-detail`), `--no-annotations` (`annotations`),
+//! `--decode-only` and `--encode-only` (`direction`), `--max-encode N` and
+//! `--max-decode N` (`length-limit`). Nothing declared keeps what the
+//! implementation declares itself.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::{
+    Capabilities, CodePointDomain, DecodeResult, Directions, EncodeResult, Engine, ErrorDetail,
+};
+use crate::codec::Codec;
+
+/// Declared facts about an implementation; `None` leaves its own.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Declaration {
+    /// The code points it takes and returns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain: Option<DomainDecl>,
+    /// How precisely it reports failures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub errors: Option<ErrorsDecl>,
+    /// Whether it does Appendix A annotations (case flags).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<bool>,
+    /// Which ways it converts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub directions: Option<DirectionsDecl>,
+    /// The longest input it encodes, in code points.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_encode: Option<usize>,
+    /// The longest input it decodes, in bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_decode: Option<usize>,
+}
+
+/// `--domain`, as written on the command line and in `punycheck.toml`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DomainDecl {
+    /// Unicode scalar values only.
+    Unicode,
+    /// Any 32-bit value, as RFC 3492 allows.
+    U32,
+}
+
+/// `--errors`, as written on the command line and in `punycheck.toml`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ErrorsDecl {
+    /// It says which error (invalid input, overflow).
+    Kinds,
+    /// It only says that it failed.
+    FailureOnly,
+}
+
+/// `--decode-only`/`--encode-only`, as written in `punycheck.toml`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DirectionsDecl {
+    /// Encodes and decodes.
+    Both,
+    /// Only encodes.
+    EncodeOnly,
+    /// Only decodes.
+    DecodeOnly,
+}
+
+impl Declaration {
+    /// Whether it declares nothing.
+    pub fn is_empty(&self) -> bool {
+        *self == Declaration::default()
+    }
+
+    /// `caps` with every declared fact laid over it.
+    pub fn apply(&self, mut caps: Capabilities) -> Capabilities {
+        if let Some(domain) = self.domain {
+            caps.domain = match domain {
+                DomainDecl::Unicode => CodePointDomain::UnicodeScalar,
+                DomainDecl::U32 => CodePointDomain::U32,
+            };
+        }
+        if let Some(errors) = self.errors {
+            caps.errors = match errors {
+                ErrorsDecl::Kinds => ErrorDetail::Kinds,
+                ErrorsDecl::FailureOnly => ErrorDetail::FailureOnly,
+            };
+        }
+        if let Some(annotations) = self.annotations {
+            caps.annotations = annotations;
+        }
+        if let Some(directions) = self.directions {
+            caps.directions = match directions {
+                DirectionsDecl::Both => Directions::Both,
+                DirectionsDecl::EncodeOnly => Directions::EncodeOnly,
+                DirectionsDecl::DecodeOnly => Directions::DecodeOnly,
+            };
+        }
+        if self.max_encode.is_some() {
+            caps.max_encode_input = self.max_encode;
+        }
+        if self.max_decode.is_some() {
+            caps.max_decode_input = self.max_decode;
+        }
+        caps
+    }
+
+    /// The command-line options that make this declaration, each with a
+    /// leading space (empty when nothing is declared): for printed
+    /// reproducers, so they ask exactly what the check asked.
+    pub fn options(&self) -> String {
+        let mut out = String::new();
+        if let Some(domain) = self.domain {
+            out += match domain {
+                DomainDecl::Unicode => " --domain unicode",
+                DomainDecl::U32 => " --domain u32",
+            };
+        }
+        if let Some(errors) = self.errors {
+            out += match errors {
+                ErrorsDecl::Kinds => " --errors kinds",
+                ErrorsDecl::FailureOnly => " --errors failure-only",
+            };
+        }
+        if self.annotations == Some(false) {
+            out += " --no-annotations";
+        }
+        match self.directions {
+            Some(DirectionsDecl::EncodeOnly) => out += " --encode-only",
+            Some(DirectionsDecl::DecodeOnly) => out += " --decode-only",
+            _ => {}
+        }
+        if let Some(n) = self.max_encode {
+            out += &format!(" --max-encode {n}");
+        }
+        if let Some(n) = self.max_decode {
+            out += &format!(" --max-decode {n}");
+        }
+        out
+    }
+}
+
+/// Describes what `caps` declares, for the head of a report.
+pub fn describe(caps: &Capabilities) -> String {
+    let mut parts = vec![
+        match caps.domain {
+            CodePointDomain::U32 => "domain u32".to_string(),
+            CodePointDomain::UnicodeScalar => "domain unicode".to_string(),
+        },
+        match caps.errors {
+            ErrorDetail::Kinds => "errors kinds".to_string(),
+            ErrorDetail::FailureOnly => "errors failure-only".to_string(),
+        },
+        format!(
+            "annotations {}",
+            if caps.annotations { "yes" } else { "no" }
+        ),
+    ];
+    match caps.directions {
+        Directions::Both => parts.push("encodes and decodes".into()),
+        Directions::EncodeOnly => parts.push("encode only".into()),
+        Directions::DecodeOnly => parts.push("decode only".into()),
+    }
+    if let Some(n) = caps.max_encode_input {
+        parts.push(format!("max-encode {n} code points"));
+    }
+    if let Some(n) = caps.max_decode_input {
+        parts.push(format!("max-decode {n} bytes"));
+    }
+    parts.join(", ")
+}
+
+/// An implementation seen through a declaration: its answers, with the
+/// declared capabilities in place of its own.
+pub struct Declared {
+    inner: Box<dyn Engine>,
+    declaration: Declaration,
+}
+
+impl Declared {
+    /// `inner` with `declaration` laid over its capabilities.
+    pub fn new(inner: Box<dyn Engine>, declaration: Declaration) -> Self {
+        Declared { inner, declaration }
+    }
+}
+
+impl fmt::Debug for Declared {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Declared")
+            .field("inner", &self.inner.name())
+            .field("declaration", &self.declaration)
+            .finish()
+    }
+}
+
+impl Engine for Declared {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn codec(&self) -> Codec {
+        self.inner.codec()
+    }
+
+    fn workers(&self) -> usize {
+        self.inner.workers()
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        self.declaration.apply(self.inner.capabilities())
+    }
+
+    fn set_deadline(&self, deadline: Option<std::time::Instant>) {
+        self.inner.set_deadline(deadline);
+    }
+
+    fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
+        let flags = case_flags.filter(|_| self.capabilities().annotations);
+        self.inner.encode(input, flags)
+    }
+
+    fn decode(&self, input: &[u8]) -> DecodeResult {
+        self.inner.decode(input)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::CleanRoom;
+
+    #[test]
+    fn a_declaration_lays_over_the_capabilities() {
+        let own = CleanRoom.capabilities();
+        assert_eq!(Declaration::default().apply(own.clone()), own);
+        let declared = Declaration {
+            domain: Some(DomainDecl::Unicode),
+            errors: Some(ErrorsDecl::FailureOnly),
+            annotations: Some(false),
+            directions: Some(DirectionsDecl::DecodeOnly),
+            max_encode: Some(10),
+            max_decode: Some(20),
+        };
+        let caps = declared.apply(own);
+        assert_eq!(caps.domain, CodePointDomain::UnicodeScalar);
+        assert_eq!(caps.errors, ErrorDetail::FailureOnly);
+        assert!(!caps.annotations);
+        assert_eq!(caps.directions, Directions::DecodeOnly);
+        assert_eq!(
+            (caps.max_encode_input, caps.max_decode_input),
+            (Some(10), Some(20))
+        );
+        assert_eq!(
+            declared.options(),
+            " --domain unicode --errors failure-only --no-annotations --decode-only --max-encode 10 --max-decode 20"
+        );
+        assert_eq!(
+            describe(&caps),
+            "domain unicode, errors failure-only, annotations no, decode only, max-encode 10 code points, max-decode 20 bytes"
+        );
+    }
+
+    #[test]
+    fn declarations_read_from_toml() {
+        let d: Declaration = toml::from_str(
+            "domain = \"unicode\"\nerrors = \"failure-only\"\nannotations = false\ndirections = \"decode-only\"\nmax-decode = 63\n",
+        )
+        .unwrap();
+        assert_eq!(d.domain, Some(DomainDecl::Unicode));
+        assert_eq!(d.directions, Some(DirectionsDecl::DecodeOnly));
+        assert_eq!(d.max_decode, Some(63));
+        assert!(toml::from_str::<Declaration>("domain = \"ascii\"").is_err());
+        assert!(toml::from_str::<Declaration>("colour = 1").is_err());
+    }
+}

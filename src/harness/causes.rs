@@ -1,0 +1,684 @@
+//! Findings grouped by cause: each nonconformance is reported once, with how
+//! often it was seen, its shortest reproducer, and a second answer that
+//! confirms it.
+//!
+//! A cause is keyed by what went wrong, not by the input that showed it:
+//! the direction; the [`Kind`] (crash, hang, accepting what the reference
+//! rejects, a different output, ...); what the reference answered (success,
+//! or the RFC error with its reason or overflow check, from the clean-room
+//! code, which equals the C reference); and what the implementation
+//! answered, in the same terms. Every observation of a key, from a vector
+//! or a generated question, counts towards one cause, and its shortest
+//! request is kept.
+//!
+//! Each cause is then minimized (length first: chunks, then single
+//! elements; for a decoding the reference accepts, first through the code
+//! points it decodes to) within an attempt budget, which makes the result
+//! the same for the same seed, and a time cap, which bounds a slow program.
+//! The minimized request is asked again: a cause is reported as confirmed
+//! only when both answers agree, and as flaky, with both answers, when they
+//! do not.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use super::compare::{Verdict, ask, evaluate, reference_for};
+use super::minimize::{Budget, minimize};
+use super::properties::{self, Property};
+use crate::codec::Codec;
+use crate::engines::{Engine, EngineError};
+use crate::punycode::{self, BadInputReason};
+use crate::vocabulary::{CodePoints, Expected, Request};
+
+/// What kind of nonconformance, most severe first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// It died (signal, uncaught exception or panic, sanitizer report).
+    Crash,
+    /// It gave no answer, even with a longer time limit.
+    Hang,
+    /// It answered outside the protocol (garbage, an impossible status).
+    Broken,
+    /// It accepted what the reference rejects.
+    AcceptsInvalid,
+    /// Two different strings decode to the same result.
+    Uniqueness,
+    /// It succeeded with another result than the reference's.
+    WrongOutput,
+    /// Its own round trip does not give back what went in.
+    RoundTrip,
+    /// It rejected what the reference accepts.
+    RejectsValid,
+    /// It failed with another error kind than the reference's.
+    WrongErrorKind,
+}
+
+impl Kind {
+    /// Its name in reports and baselines.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Crash => "crash",
+            Kind::Hang => "hang",
+            Kind::Broken => "broken answer",
+            Kind::AcceptsInvalid => "accepts what the reference rejects",
+            Kind::Uniqueness => "uniqueness broken",
+            Kind::WrongOutput => "different output",
+            Kind::RoundTrip => "round trip broken",
+            Kind::RejectsValid => "rejects what the reference accepts",
+            Kind::WrongErrorKind => "different error kind",
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What groups findings into one cause.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Key {
+    /// `encode` or `decode`.
+    pub direction: &'static str,
+    /// The kind.
+    pub kind: Kind,
+    /// What the reference answered, in brief (`success`, `bad_input (not a
+    /// digit)`, `overflow (decode_digit)`), or the property for a property.
+    pub reference: String,
+    /// What the implementation answered, in brief.
+    pub got: String,
+}
+
+impl fmt::Display for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {} (reference: {}; implementation: {})",
+            self.direction, self.kind, self.reference, self.got
+        )
+    }
+}
+
+fn direction(request: &Request) -> &'static str {
+    match request {
+        Request::Encode { .. } => "encode",
+        Request::Decode(_) => "decode",
+    }
+}
+
+fn reason_name(reason: BadInputReason) -> &'static str {
+    match reason {
+        BadInputReason::NonBasicInLiteral => "non-basic before the delimiter",
+        BadInputReason::NotADigit => "not a digit",
+        BadInputReason::UnexpectedEnd => "ends inside a delta",
+        BadInputReason::FlagsLength => "flags of another length",
+        BadInputReason::NotUnicodeScalar => "not a Unicode scalar",
+    }
+}
+
+/// The reference's answer in brief: for Punycode errors with the
+/// clean-room code's reason or overflow check (it equals the C reference on
+/// every input, error kinds included).
+fn reference_brief(codec: Codec, request: &Request, reference: &Expected) -> String {
+    let Expected::Error(kind) = reference else {
+        return "success".into();
+    };
+    if codec != Codec::Punycode {
+        return kind.name().into();
+    }
+    let error = match request {
+        Request::Encode { code_points, flags } => {
+            punycode::encode(code_points, flags.as_deref()).err()
+        }
+        Request::Decode(bytes) => punycode::decode(bytes).err(),
+    };
+    match error {
+        Some(punycode::Error::BadInput { reason, .. }) => {
+            format!("{} ({})", kind.name(), reason_name(reason))
+        }
+        Some(punycode::Error::Overflow { check, .. }) => {
+            format!("{} ({})", kind.name(), check.name())
+        }
+        _ => kind.name().into(),
+    }
+}
+
+/// The implementation's answer in brief.
+fn got_brief(got: &Result<Expected, EngineError>) -> String {
+    match got {
+        Ok(Expected::Error(kind)) => kind.name().into(),
+        Ok(_) => "success".into(),
+        Err(EngineError::Rejected(None)) => "failure".into(),
+        Err(EngineError::Rejected(Some(kind))) => kind.name().into(),
+        Err(EngineError::Crashed(_)) => "crash".into(),
+        Err(EngineError::Hung(_)) => "hang".into(),
+        Err(EngineError::Unsupported(_)) => "refused as unsupported".into(),
+        Err(EngineError::Limit(_)) => "own limit".into(),
+        Err(EngineError::Cancelled) => "cancelled".into(),
+        Err(EngineError::Broken(_)) => "broken".into(),
+    }
+}
+
+/// The key of a nonconforming answer `got` to `request`, where the
+/// reference answered `reference`.
+pub fn key_of(
+    codec: Codec,
+    request: &Request,
+    reference: &Expected,
+    got: &Result<Expected, EngineError>,
+) -> Key {
+    let failed = |g: &Result<Expected, EngineError>| {
+        matches!(
+            g,
+            Ok(Expected::Error(_)) | Err(EngineError::Rejected(_) | EngineError::Unsupported(_))
+        )
+    };
+    let kind = match got {
+        Err(EngineError::Crashed(_)) => Kind::Crash,
+        Err(EngineError::Hung(_)) => Kind::Hang,
+        Err(EngineError::Broken(_)) => Kind::Broken,
+        g if failed(g) => match reference {
+            Expected::Error(_) => Kind::WrongErrorKind,
+            _ => Kind::RejectsValid,
+        },
+        _ => match reference {
+            Expected::Error(_) => Kind::AcceptsInvalid,
+            // Success where the reference's result lies outside Unicode: a
+            // Unicode-only implementation must refuse it.
+            Expected::Decoded(cps) if !all_scalars(&cps.values) => Kind::AcceptsInvalid,
+            _ => Kind::WrongOutput,
+        },
+    };
+    let reference_said = match reference {
+        Expected::Decoded(cps) if !all_scalars(&cps.values) => "success outside Unicode".into(),
+        _ => reference_brief(codec, request, reference),
+    };
+    Key {
+        direction: direction(request),
+        kind,
+        reference: reference_said,
+        got: got_brief(got),
+    }
+}
+
+fn all_scalars(values: &[u32]) -> bool {
+    values.iter().all(|&cp| char::from_u32(cp).is_some())
+}
+
+/// The key of a property violation on `request`.
+pub fn property_key(request: &Request, property: Property) -> Key {
+    Key {
+        direction: direction(request),
+        kind: match property {
+            Property::Uniqueness => Kind::Uniqueness,
+            _ => Kind::RoundTrip,
+        },
+        reference: property.name().into(),
+        got: "violated".into(),
+    }
+}
+
+/// The length of a request: code points to encode, bytes to decode.
+pub fn request_len(request: &Request) -> usize {
+    match request {
+        Request::Encode { code_points, .. } => code_points.len(),
+        Request::Decode(bytes) => bytes.len(),
+    }
+}
+
+/// The shape of a request, in words: its direction, its length, the
+/// highest region of its code points or what its bytes hold.
+pub fn shape(request: &Request) -> String {
+    let n = request_len(request);
+    let length = match n {
+        0 => "empty".to_string(),
+        1..=4 => "1-4".into(),
+        5..=16 => "5-16".into(),
+        17..=64 => "17-64".into(),
+        65..=256 => "65-256".into(),
+        257..=1024 => "257-1024".into(),
+        1025..=4096 => "1025-4096".into(),
+        _ => "over 4096".into(),
+    };
+    match request {
+        Request::Encode { code_points, flags } => {
+            let top = code_points.iter().copied().max().unwrap_or(0);
+            let region = match top {
+                0..=0x7F => "basic only",
+                0x80..=0xFFFF => "up to the BMP",
+                0x1_0000..=0x10_FFFF => "up to U+10FFFF",
+                _ => "above U+10FFFF",
+            };
+            let flagged = if flags.is_some() { ", with flags" } else { "" };
+            format!("{length} code points, {region}{flagged}")
+        }
+        Request::Decode(bytes) => {
+            let what = if bytes.iter().any(|b| !b.is_ascii()) {
+                "with non-ASCII bytes"
+            } else if bytes.contains(&punycode::DELIMITER) {
+                "with a delimiter"
+            } else {
+                "no delimiter"
+            };
+            format!("{length} bytes, {what}")
+        }
+    }
+}
+
+/// The request written compactly for a report: runs of one code point as
+/// `u+XXXX*N`.
+pub fn show(request: &Request) -> String {
+    match request {
+        Request::Encode { code_points, flags } => {
+            let cps = CodePoints::with_flags(code_points, flags.as_deref());
+            let how = if flags.is_some() {
+                "with flags"
+            } else {
+                "without flags"
+            };
+            format!("encode [{}] {how}", compact(&cps))
+        }
+        Request::Decode(bytes) => format!("decode {:?}", String::from_utf8_lossy(bytes)),
+    }
+}
+
+/// Code points with runs of four or more written `u+XXXX*N`.
+fn compact(cps: &CodePoints) -> String {
+    let mut out = Vec::new();
+    let pairs: Vec<(u32, bool)> = cps.values.iter().copied().zip(cps.flags.iter().copied()).collect();
+    let mut k = 0;
+    while k < pairs.len() {
+        let run = pairs[k..].iter().take_while(|p| **p == pairs[k]).count();
+        let (cp, flag) = pairs[k];
+        let token = format!("{}+{cp:04X}", if flag { 'U' } else { 'u' });
+        if run >= 4 {
+            out.push(format!("{token}*{run}"));
+            k += run;
+        } else {
+            out.push(token);
+            k += 1;
+        }
+    }
+    out.join(" ")
+}
+
+/// Whether the second answer confirmed the first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum Confirmation {
+    /// Asked again, it answered the same.
+    Confirmed,
+    /// Asked again, it answered differently: both answers.
+    Flaky {
+        /// The first answer.
+        first: String,
+        /// The second.
+        second: String,
+    },
+    /// No time was left to ask again.
+    Unconfirmed,
+}
+
+/// One cause, as reported.
+#[derive(Clone, Debug, Serialize)]
+pub struct Cause {
+    /// What groups its findings.
+    pub key: Key,
+    /// The shape of its reproducer.
+    pub shape: String,
+    /// How many answers showed it (vectors and generated questions).
+    pub count: u64,
+    /// The vectors that showed it.
+    pub vectors: Vec<String>,
+    /// The property it breaks, for a property cause.
+    #[serde(skip)]
+    pub property: Option<Property>,
+    /// The reproducer: the shortest request found, minimized.
+    #[serde(skip)]
+    pub request: Request,
+    /// The reproducer, written compactly.
+    pub input: String,
+    /// What is wrong on the reproducer, in full.
+    pub detail: String,
+    /// The shortest request seen before minimization, written compactly.
+    pub original: String,
+    /// Whether asking again gave the same answer.
+    pub confirmation: Confirmation,
+}
+
+/// One group of observations, before it is minimized.
+#[derive(Clone, Debug)]
+struct Group {
+    count: u64,
+    vectors: Vec<String>,
+    shortest: Request,
+    detail: String,
+    property: Option<Property>,
+    first_seen: usize,
+}
+
+/// Observations grouped by key.
+#[derive(Clone, Debug, Default)]
+pub struct Collector {
+    groups: BTreeMap<Key, Group>,
+}
+
+impl Collector {
+    /// Records one nonconformance or property violation: `vector` names
+    /// the vector it came from, if any.
+    pub fn observe(
+        &mut self,
+        key: Key,
+        request: &Request,
+        detail: &str,
+        property: Option<Property>,
+        vector: Option<&str>,
+    ) {
+        let next = self.groups.len();
+        let group = self.groups.entry(key).or_insert_with(|| Group {
+            count: 0,
+            vectors: Vec::new(),
+            shortest: request.clone(),
+            detail: detail.to_string(),
+            property,
+            first_seen: next,
+        });
+        group.count += 1;
+        if let Some(name) = vector {
+            group.vectors.push(name.to_string());
+        }
+        if request_len(request) < request_len(&group.shortest) {
+            group.shortest = request.clone();
+            group.detail = detail.to_string();
+        }
+    }
+
+    /// How many causes so far.
+    pub fn len(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// Whether nothing was observed.
+    pub fn is_empty(&self) -> bool {
+        self.groups.is_empty()
+    }
+
+    /// Minimizes and confirms every cause, most severe first, sharing
+    /// what is left until `deadline` among them; each minimization takes
+    /// at most `cap` and `attempts` questions, and only the first
+    /// `minimized` causes are minimized. Causes left when time runs out
+    /// are reported with their shortest request as it was found.
+    pub fn resolve(
+        self,
+        engine: &dyn Engine,
+        deadline: Instant,
+        cap: Duration,
+        attempts: usize,
+        minimized: usize,
+    ) -> Vec<Cause> {
+        let mut groups: Vec<(Key, Group)> = self.groups.into_iter().collect();
+        groups.sort_by(|a, b| (a.0.kind, a.1.first_seen).cmp(&(b.0.kind, b.1.first_seen)));
+        let total = groups.len();
+        let mut causes = Vec::with_capacity(total);
+        for (k, (key, group)) in groups.into_iter().enumerate() {
+            let now = Instant::now();
+            let share = deadline.saturating_duration_since(now) / u32::try_from(total - k).unwrap_or(u32::MAX);
+            let budget = Budget {
+                attempts: if k < minimized { attempts } else { 0 },
+                deadline: now + share.min(cap),
+            };
+            causes.push(resolve_one(engine, key, group, budget));
+        }
+        causes
+    }
+}
+
+/// Whether `candidate` still shows the cause `key`.
+fn shows(engine: &dyn Engine, key: &Key, property: Option<Property>, candidate: &Request) -> bool {
+    let answer = ask(engine, candidate);
+    match property {
+        Some(p) => properties::check_all(engine, candidate, &answer, true)
+            .is_some_and(|v| property_key(candidate, v.property) == *key && v.property == p),
+        None => {
+            let Some(reference) = reference_for(engine.codec(), candidate) else {
+                return false;
+            };
+            let verdict = evaluate(&engine.capabilities(), candidate, &reference, &answer, true);
+            matches!(verdict, Verdict::Nonconformance(_))
+                && key_of(engine.codec(), candidate, &reference, &answer) == *key
+        }
+    }
+}
+
+/// What asking `request` again showed.
+enum Now {
+    /// The cause, with what is wrong and the answer, in full.
+    Shows(String, String),
+    /// Something else: the answer.
+    Other(String),
+    /// No answer before the run's time ran out.
+    Cancelled,
+}
+
+/// Asks `request` again and says whether it shows the cause `key`.
+fn describe_now(
+    engine: &dyn Engine,
+    key: &Key,
+    property: Option<Property>,
+    request: &Request,
+) -> Now {
+    let answer = ask(engine, request);
+    if matches!(answer, Err(EngineError::Cancelled)) {
+        return Now::Cancelled;
+    }
+    let shown = super::compare::describe(&answer);
+    if property.is_some() {
+        return match properties::check_all(engine, request, &answer, true) {
+            Some(v) if property_key(request, v.property) == *key => Now::Shows(v.detail, shown),
+            _ => Now::Other(shown),
+        };
+    }
+    let Some(reference) = reference_for(engine.codec(), request) else {
+        return Now::Other(shown);
+    };
+    match evaluate(&engine.capabilities(), request, &reference, &answer, true) {
+        Verdict::Nonconformance(detail)
+            if key_of(engine.codec(), request, &reference, &answer) == *key =>
+        {
+            Now::Shows(detail, shown)
+        }
+        _ => Now::Other(shown),
+    }
+}
+
+/// Asks `request` twice: the cause is confirmed when both answers show it
+/// and are the same.
+fn confirm(
+    engine: &dyn Engine,
+    key: &Key,
+    property: Option<Property>,
+    request: &Request,
+) -> Result<String, Confirmation> {
+    let first = describe_now(engine, key, property, request);
+    let second = describe_now(engine, key, property, request);
+    let answer = |now: &Now| match now {
+        Now::Shows(_, shown) => shown.clone(),
+        Now::Other(shown) => format!("{shown} (not this cause)"),
+        Now::Cancelled => "no answer".into(),
+    };
+    match (&first, &second) {
+        (Now::Cancelled, _) | (_, Now::Cancelled) => Err(Confirmation::Unconfirmed),
+        (Now::Shows(detail, a), Now::Shows(_, b)) if a == b => Ok(detail.clone()),
+        _ => Err(Confirmation::Flaky {
+            first: answer(&first),
+            second: answer(&second),
+        }),
+    }
+}
+
+/// For a decoding the reference accepts: the smallest code points whose
+/// reference encoding still shows the cause, as that encoding.
+fn minimize_through_code_points(
+    engine: &dyn Engine,
+    key: &Key,
+    property: Option<Property>,
+    request: &Request,
+    budget: Budget,
+) -> Option<Request> {
+    if engine.codec() != Codec::Punycode {
+        return None;
+    }
+    let Request::Decode(bytes) = request else {
+        return None;
+    };
+    let decoded = crate::c_reference::decode(bytes).ok()?;
+    let as_encode = Request::Encode {
+        code_points: decoded.code_points.clone(),
+        flags: Some(decoded.flags.to_vec()),
+    };
+    let encoded = |r: &Request| match r {
+        Request::Encode { code_points, flags } => {
+            crate::c_reference::encode(code_points, flags.as_deref())
+                .ok()
+                .map(Request::Decode)
+        }
+        Request::Decode(_) => None,
+    };
+    // Only when the reference's own encoding is this input (up to case),
+    // so that the search starts from the failing request itself.
+    let start = encoded(&as_encode)?;
+    if !shows(engine, key, property, &start) {
+        return None;
+    }
+    let small = minimize(
+        &as_encode,
+        &mut |c| encoded(c).is_some_and(|r| shows(engine, key, property, &r)),
+        budget,
+    );
+    encoded(&small)
+}
+
+fn resolve_one(engine: &dyn Engine, key: Key, group: Group, budget: Budget) -> Cause {
+    let Group {
+        count,
+        vectors,
+        shortest,
+        detail,
+        property,
+        ..
+    } = group;
+    // A hang costs a time limit per question: it is not minimized. The
+    // minimization leaves a third of its share for confirming.
+    let mut best = shortest.clone();
+    let now = Instant::now();
+    let budget = Budget {
+        attempts: budget.attempts,
+        deadline: now + budget.deadline.saturating_duration_since(now).mul_f64(0.66),
+    };
+    if key.kind != Kind::Hang {
+        let half = Budget {
+            attempts: budget.attempts / 2,
+            deadline: Instant::now() + budget.deadline.saturating_duration_since(Instant::now()) / 2,
+        };
+        if let Some(smaller) = minimize_through_code_points(engine, &key, property, &best, half) {
+            if request_len(&smaller) < request_len(&best) {
+                best = smaller;
+            }
+        }
+        best = minimize(&best, &mut |c| shows(engine, &key, property, c), budget);
+    }
+    // Asked twice more: both must show the cause with the same answer.
+    // When the minimized request does not, the shortest one found is tried.
+    let (request, detail, confirmation) = match confirm(engine, &key, property, &best) {
+        Ok(d) => (best, d, Confirmation::Confirmed),
+        Err(flaky @ Confirmation::Flaky { .. }) if best != shortest => {
+            match confirm(engine, &key, property, &shortest) {
+                Ok(d) => (shortest.clone(), d, Confirmation::Confirmed),
+                Err(_) => (best, detail, flaky),
+            }
+        }
+        Err(other) => (best, detail, other),
+    };
+    Cause {
+        shape: shape(&request),
+        input: show(&request),
+        original: show(&shortest),
+        key,
+        count,
+        vectors,
+        property,
+        request,
+        detail,
+        confirmation,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::punycode::ErrorKind;
+
+    #[test]
+    fn kinds_follow_the_answers() {
+        let decode = Request::Decode(b"a-b".to_vec());
+        let ok = Expected::Decoded(CodePoints::with_flags(&[0x61], None));
+        let bad = Expected::Error(ErrorKind::BadInput);
+        let cases = [
+            (&ok, Err(EngineError::Crashed("x".into())), Kind::Crash),
+            (&ok, Err(EngineError::Hung("x".into())), Kind::Hang),
+            (&ok, Err(EngineError::Rejected(None)), Kind::RejectsValid),
+            (&bad, Ok(ok.clone()), Kind::AcceptsInvalid),
+            (&ok, Ok(Expected::Decoded(CodePoints::with_flags(&[0x62], None))), Kind::WrongOutput),
+            (&bad, Ok(Expected::Error(ErrorKind::Overflow)), Kind::WrongErrorKind),
+        ];
+        for (reference, got, kind) in cases {
+            assert_eq!(key_of(Codec::Punycode, &decode, reference, &got).kind, kind);
+        }
+        assert!(Kind::Crash < Kind::AcceptsInvalid && Kind::AcceptsInvalid < Kind::WrongOutput);
+        assert!(Kind::WrongOutput < Kind::RejectsValid);
+    }
+
+    #[test]
+    fn reference_errors_carry_their_reason() {
+        let bad = Expected::Error(ErrorKind::BadInput);
+        let key = key_of(
+            Codec::Punycode,
+            &Request::Decode(b"ab-c_d".to_vec()),
+            &bad,
+            &Ok(Expected::Decoded(CodePoints::default())),
+        );
+        assert_eq!(key.reference, "bad_input (not a digit)");
+        let end = key_of(
+            Codec::Punycode,
+            &Request::Decode(b"a-9".to_vec()),
+            &bad,
+            &Ok(Expected::Decoded(CodePoints::default())),
+        );
+        assert_eq!(end.reference, "bad_input (ends inside a delta)");
+    }
+
+    #[test]
+    fn one_cause_keeps_its_shortest_request() {
+        let mut collector = Collector::default();
+        let key = property_key(&Request::Decode(b"x".to_vec()), Property::Uniqueness);
+        collector.observe(key.clone(), &Request::Decode(b"long-input".to_vec()), "a", None, Some("v1"));
+        collector.observe(key.clone(), &Request::Decode(b"ab".to_vec()), "b", None, None);
+        collector.observe(key, &Request::Decode(b"abcd".to_vec()), "c", None, Some("v2"));
+        assert_eq!(collector.len(), 1);
+        let group = collector.groups.values().next().unwrap();
+        assert_eq!((group.count, group.shortest.clone()), (3, Request::Decode(b"ab".to_vec())));
+        assert_eq!(group.vectors, ["v1", "v2"]);
+    }
+
+    #[test]
+    fn compact_writes_runs() {
+        let cps = CodePoints::with_flags(&[0x61, 0x61, 0x61, 0x61, 0x62, 0x10FFFF], None);
+        assert_eq!(compact(&cps), "u+0061*4 u+0062 u+10FFFF");
+        assert_eq!(shape(&Request::Encode { code_points: cps.values, flags: None }), "5-16 code points, up to U+10FFFF");
+    }
+}
