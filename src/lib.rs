@@ -51,6 +51,7 @@ pub mod bench;
 pub mod bootstring;
 pub mod c_reference;
 pub mod codec;
+pub mod config;
 pub mod engines;
 pub mod fuzz;
 pub mod harness;

@@ -13,8 +13,10 @@ use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use punycheck::bench;
 use punycheck::codec::Codec;
+use punycheck::config::{self, Config};
 use punycheck::engines::declaration::{DirectionsDecl, DomainDecl, ErrorsDecl};
 use punycheck::engines::{self, Declaration, Engine, SpecOptions};
+use punycheck::harness::baseline::Baseline;
 use punycheck::harness::campaign::{self, Settings};
 use punycheck::harness::check::{self, CheckSettings, Phase};
 use punycheck::harness::compare::{self, Request, Verdict};
@@ -90,10 +92,17 @@ struct ImplArgs {
     /// The implementation: a built-in name (see `punycheck list`) or
     /// exec:COMMAND for a program following RFC 3492 Appendix C's test
     /// wrapper convention.
-    #[arg(long = "impl", value_name = "SPEC", default_value = "cleanroom")]
-    spec: String,
+    #[arg(long = "impl", value_name = "SPEC")]
+    spec: Option<String>,
     #[command(flatten)]
     declared: DeclArgs,
+}
+
+impl ImplArgs {
+    /// The spec given, or the clean-room code.
+    fn spec(&self) -> String {
+        self.spec.clone().unwrap_or_else(|| "cleanroom".into())
+    }
 }
 
 /// What the implementation under test supports: each option turns the
@@ -127,9 +136,12 @@ struct DeclArgs {
     /// Seconds one run of an exec: program may take (a run that takes
     /// longer is tried once more with four times as long before it counts
     /// as a hang).
-    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
-    timeout: f64,
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<f64>,
 }
+
+/// The default of --timeout.
+const DEFAULT_TIMEOUT: f64 = 5.0;
 
 #[derive(Clone, Copy, ValueEnum)]
 enum DomainArg {
@@ -167,27 +179,52 @@ impl DeclArgs {
         }
     }
 
-    fn options(&self, codec: Codec) -> Result<SpecOptions, SetupError> {
-        if !(self.timeout.is_finite() && self.timeout > 0.0 && self.timeout <= 86_400.0) {
+    fn timeout(&self) -> Result<f64, SetupError> {
+        let timeout = self.timeout.unwrap_or(DEFAULT_TIMEOUT);
+        if !(timeout.is_finite() && timeout > 0.0 && timeout <= 86_400.0) {
             return Err(SetupError(format!(
-                "--timeout must be a number of seconds above 0 and at most 86400, not {}",
-                self.timeout
+                "--timeout must be a number of seconds above 0 and at most 86400, not {timeout}"
             )));
         }
+        Ok(timeout)
+    }
+
+    fn options(&self, codec: Codec) -> Result<SpecOptions, SetupError> {
         Ok(SpecOptions {
             codec,
             declaration: self.declaration(),
-            timeout: Duration::from_secs_f64(self.timeout),
+            timeout: Duration::from_secs_f64(self.timeout()?),
         })
     }
 
     /// The options as they are to be printed in a reproducer.
     fn printed(&self) -> String {
         let mut out = self.declaration().options();
-        if self.timeout != 5.0 {
-            out += &format!(" --timeout {}", self.timeout);
+        if let Some(timeout) = self.timeout.filter(|&t| t != DEFAULT_TIMEOUT) {
+            out += &format!(" --timeout {timeout}");
         }
         out
+    }
+
+    /// These options over the configuration file's.
+    fn over(self, file: &config::Implementation) -> Result<DeclArgs, SetupError> {
+        let d = config::merge(file.declaration(), self.declaration());
+        Ok(DeclArgs {
+            domain: d.domain.map(|d| match d {
+                DomainDecl::Unicode => DomainArg::Unicode,
+                DomainDecl::U32 => DomainArg::U32,
+            }),
+            errors: d.errors.map(|e| match e {
+                ErrorsDecl::Kinds => ErrorsArg::Kinds,
+                ErrorsDecl::FailureOnly => ErrorsArg::FailureOnly,
+            }),
+            no_annotations: d.annotations == Some(false),
+            decode_only: d.directions == Some(DirectionsDecl::DecodeOnly),
+            encode_only: d.directions == Some(DirectionsDecl::EncodeOnly),
+            max_encode: d.max_encode,
+            max_decode: d.max_decode,
+            timeout: self.timeout.or(file.timeout),
+        })
     }
 }
 
@@ -312,9 +349,13 @@ struct DiffArgs {
 struct CheckArgs {
     #[command(flatten)]
     implementation: ImplArgs,
-    /// How long to run in all.
-    #[arg(long, default_value_t = 30.0)]
-    seconds: f64,
+    /// Settings from this file (default: punycheck.toml in the working
+    /// directory, when there is one); options given here win.
+    #[arg(long, value_name = "FILE")]
+    config: Option<String>,
+    /// How long to run in all, in seconds (default 30).
+    #[arg(long)]
+    seconds: Option<f64>,
     /// Also stop after this many generated requests (for a run that is
     /// the same on any machine).
     #[arg(long)]
@@ -322,13 +363,23 @@ struct CheckArgs {
     /// Generator seed (default: chosen and printed).
     #[arg(long)]
     seed: Option<u64>,
-    /// Report format.
-    #[arg(long, value_enum, default_value = "text")]
-    format: Format,
-    /// Append each minimized finding, as a vector, to this file.
+    /// Report format (default text).
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// Append each cause's reproducer, as a vector, to this file.
     #[arg(long, value_name = "FILE")]
     save_regressions: Option<String>,
-    /// Stop at the first finding (after minimizing it).
+    /// More vector files in the gate, e.g. regressions saved earlier.
+    #[arg(long = "file", value_name = "FILE")]
+    files: Vec<String>,
+    /// Causes recorded in this file are known, not failing; a new cause
+    /// fails, and so does a recorded cause that no longer reproduces.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<String>,
+    /// Record the causes found in this file (a baseline to accept them).
+    #[arg(long, value_name = "FILE")]
+    write_baseline: Option<String>,
+    /// Stop at the first cause (after minimizing it).
     #[arg(long)]
     fail_fast: bool,
 }
@@ -427,7 +478,7 @@ fn encode_cmd(
     mode: utf8::Mode,
     text: Vec<OsString>,
 ) -> Result<bool, SetupError> {
-    let engine = engines::from_spec(&args.spec, &args.declared.options(codec)?)?;
+    let engine = engines::from_spec(&args.spec(), &args.declared.options(codec)?)?;
     let annotations = engine.capabilities().annotations;
     let mut ok = true;
     let mut stdout = io::stdout().lock();
@@ -470,7 +521,7 @@ fn decode_cmd(
     mode: utf8::Mode,
     text: Vec<OsString>,
 ) -> Result<bool, SetupError> {
-    let engine = engines::from_spec(&args.spec, &args.declared.options(codec)?)?;
+    let engine = engines::from_spec(&args.spec(), &args.declared.options(codec)?)?;
     let mut ok = true;
     let mut stdout = io::stdout().lock();
     for (n, line) in input_lines(&text)?.into_iter().enumerate() {
@@ -681,7 +732,11 @@ fn diff_cmd(codec: Codec, args: DiffArgs) -> Result<bool, SetupError> {
                 shell_words::quote(&outcome.implementation),
                 declared.printed(),
                 cause.request.repro_args(),
-                if cause.property.is_some() { " --properties" } else { "" }
+                if cause.property.is_some() {
+                    " --properties"
+                } else {
+                    ""
+                }
             );
         }
         if let Some(why) = &outcome.aborted {
@@ -703,41 +758,68 @@ fn codec_arg(codec: Codec) -> String {
 
 /// `Some(conforming)`, or `None` when nothing was found in what ran but
 /// not everything ran.
-fn check_cmd(codec: Codec, check: CheckArgs) -> Result<Option<bool>, SetupError> {
-    let CheckArgs {
-        implementation: args,
-        seconds,
-        cases,
-        seed,
-        format,
-        save_regressions: save,
-        fail_fast,
-    } = check;
+fn check_cmd(codec: Option<Codec>, check: CheckArgs) -> Result<Option<bool>, SetupError> {
+    let file = match &check.config {
+        Some(path) => Config::load(std::path::Path::new(path), true)?,
+        None => Config::load(std::path::Path::new(config::DEFAULT_FILE), false)?,
+    };
+    let codec = match (codec, &file.check.codec) {
+        (Some(codec), _) => codec,
+        (None, Some(name)) => Codec::ALL
+            .into_iter()
+            .find(|c| c.to_string() == *name)
+            .ok_or_else(|| SetupError(format!("unknown codec {name:?} in the configuration")))?,
+        (None, None) => Codec::Punycode,
+    };
+    let spec = check
+        .implementation
+        .spec
+        .clone()
+        .or(file.implementation.spec.clone())
+        .unwrap_or_else(|| "cleanroom".into());
+    let declared = check.implementation.declared.over(&file.implementation)?;
+    let seconds = check.seconds.or(file.check.seconds).unwrap_or(30.0);
     if !(seconds.is_finite() && seconds > 0.0 && seconds <= 1e9) {
         return Err(SetupError(format!(
             "--seconds must be a number above 0 and at most 1e9, not {seconds}"
         )));
     }
-    let engine = engines::from_spec(&args.spec, &args.declared.options(codec)?)?;
-    let seed = chosen_seed(seed);
-    let vector_cases: Vec<Case> = load_cases(&[])?
+    let format = match (check.format, &file.check.format) {
+        (Some(format), _) => format,
+        (None, Some(name)) => Format::from_str(name, true)
+            .map_err(|_| SetupError(format!("unknown format {name:?} in the configuration")))?,
+        (None, None) => Format::Text,
+    };
+    let baseline = match check.baseline.as_ref().or(file.check.baseline.as_ref()) {
+        Some(path) => Some(Baseline::parse(
+            &std::fs::read_to_string(path)
+                .map_err(|e| SetupError(format!("cannot read {path}: {e}")))?,
+        )?),
+        None => None,
+    };
+    let mut files = file.check.files.clone();
+    files.extend(check.files.iter().cloned());
+    let engine = engines::from_spec(&spec, &declared.options(codec)?)?;
+    let seed = chosen_seed(check.seed.or(file.check.seed));
+    let vector_cases: Vec<Case> = load_cases(&files)?
         .into_iter()
         .filter(|c| c.codec == codec)
         .collect();
     let expectations = Expectations::parse(BUILTIN_EXPECTATIONS)?;
     let settings = CheckSettings {
         time: Duration::from_secs_f64(seconds),
-        cases,
+        cases: check.cases.or(file.check.cases),
         seed,
-        fail_fast,
+        fail_fast: check.fail_fast || file.check.fail_fast == Some(true),
         repro_prefix: format!(
             "punycheck repro{} --impl {}{}",
             codec_arg(codec),
-            shell_words::quote(&args.spec),
-            args.declared.printed()
+            shell_words::quote(&spec),
+            declared.printed()
         ),
-        spec: args.spec.clone(),
-        declared_options: args.declared.declaration().options(),
+        spec: spec.clone(),
+        declared_options: declared.declaration().options(),
+        baseline,
     };
     let bar = (seconds > 3.0).then(|| progress_bar(0, "check")).flatten();
     let report = check::run(
@@ -761,8 +843,12 @@ fn check_cmd(codec: Codec, check: CheckArgs) -> Result<Option<bool>, SetupError>
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    if let Some(path) = save {
-        save_regressions(codec, &path, &report)?;
+    if let Some(path) = &check.save_regressions {
+        save_regressions(codec, path, &report)?;
+    }
+    if let Some(path) = &check.write_baseline {
+        std::fs::write(path, Baseline::of(&report.campaign.causes).to_toml())
+            .map_err(|e| SetupError(format!("cannot write {path}: {e}")))?;
     }
     match format {
         Format::Text => print!("{}", report.to_text()),
@@ -840,7 +926,7 @@ fn repro_cmd(codec: Codec, repro: ReproArgs) -> Result<bool, SetupError> {
             ));
         }
     };
-    let engine = engines::from_spec(&args.spec, &args.declared.options(codec)?)?;
+    let engine = engines::from_spec(&args.spec(), &args.declared.options(codec)?)?;
     let Some(want) = compare::reference_for(codec, &request) else {
         return Err(SetupError(format!(
             "{} cannot answer this question (too long, or not expressible)",
@@ -1097,7 +1183,7 @@ fn main() -> ExitCode {
             verbose,
         }) => vectors_cmd(chosen, specs, files, declared, verbose),
         Some(Command::Diff(args)) => diff_cmd(codec, args),
-        Some(Command::Check(args)) => match check_cmd(codec, args) {
+        Some(Command::Check(args)) => match check_cmd(chosen, args) {
             Ok(Some(conforming)) => Ok(conforming),
             Ok(None) => return ExitCode::from(3),
             Err(e) => Err(e),

@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 use wait_timeout::ChildExt;
 
 use super::{
-    Capabilities, CodePointDomain, DecodeResult, Declaration, Directions, EncodeResult, Engine,
+    Capabilities, CodePointDomain, Declaration, DecodeResult, Directions, EncodeResult, Engine,
     EngineError, ErrorDetail, PunycodeInput,
 };
 use crate::codec::Codec;
@@ -82,11 +82,7 @@ impl Exec {
     /// backslashes, no expansion). `declaration` says what the program
     /// supports (by default: everything RFC 3492 asks, with annotations);
     /// `timeout` bounds each run.
-    pub fn new(
-        command: &str,
-        declaration: Declaration,
-        timeout: Duration,
-    ) -> Result<Self, String> {
+    pub fn new(command: &str, declaration: Declaration, timeout: Duration) -> Result<Self, String> {
         let argv = shell_words::split(command)
             .map_err(|e| format!("cannot split the command {command:?}: {e}"))?;
         if argv.is_empty() {
@@ -260,10 +256,7 @@ impl Exec {
         let first = message.lines().next().unwrap_or("").trim();
         let kind = |kind| EngineError::Rejected(kinds.then_some(kind));
         if let Some(line) = crash_line(&message) {
-            EngineError::Crashed(format!(
-                "exit status {}: {line}",
-                run.status.unwrap_or(-1)
-            ))
+            EngineError::Crashed(format!("exit status {}: {line}", run.status.unwrap_or(-1)))
         } else if first.contains("invalid input") {
             kind(ErrorKind::BadInput)
         } else if first.contains("arithmetic overflow") {
@@ -293,17 +286,29 @@ pub fn crash_line(stderr: &str) -> Option<String> {
     }
     if let Some(k) = lines.iter().position(|l| l.contains("panicked at")) {
         // Since Rust 1.73 the message is on the line after the location.
-        let message = lines.get(k + 1).filter(|m| !m.is_empty() && !m.starts_with("note:"));
+        let message = lines
+            .get(k + 1)
+            .filter(|m| !m.is_empty() && !m.starts_with("note:"));
         return Some(match message {
             Some(m) => format!("{} {m}", lines[k]),
             None => lines[k].to_string(),
         });
     }
-    if lines.iter().any(|l| l.starts_with("Traceback (most recent call last)")) {
-        return lines.iter().rev().find(|l| !l.trim().is_empty()).map(|l| l.to_string());
+    if lines
+        .iter()
+        .any(|l| l.starts_with("Traceback (most recent call last)"))
+    {
+        return lines
+            .iter()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .map(|l| l.to_string());
     }
     if let Some(line) = lines.iter().find(|l| l.starts_with("Exception in thread")) {
-        let cause = lines.iter().rev().find(|l| l.trim_start().starts_with("Caused by:"));
+        let cause = lines
+            .iter()
+            .rev()
+            .find(|l| l.trim_start().starts_with("Caused by:"));
         return Some(match cause {
             Some(c) => format!("{line} ({})", c.trim()),
             None => line.to_string(),

@@ -52,5 +52,8 @@ pub fn from_spec(spec: &str, options: &SpecOptions) -> Result<Box<dyn Engine>, S
     if options.declaration.is_empty() {
         return Ok(builtin);
     }
-    Ok(Box::new(Declared::new(builtin, options.declaration.clone())))
+    Ok(Box::new(Declared::new(
+        builtin,
+        options.declaration.clone(),
+    )))
 }

@@ -83,7 +83,9 @@ pub struct Outcome {
 impl Outcome {
     /// Whether nothing unexplained was found.
     pub fn conforming(&self) -> bool {
-        self.stats.nonconformances == 0 && self.stats.property_violations == 0 && self.causes.is_empty()
+        self.stats.nonconformances == 0
+            && self.stats.property_violations == 0
+            && self.causes.is_empty()
     }
 }
 
@@ -129,7 +131,12 @@ pub fn run(
     settings: Settings,
     progress: &mut dyn FnMut(u64),
 ) -> Vec<Outcome> {
-    run_with(engines, settings, vec![Collector::default(); engines.len()], progress)
+    run_with(
+        engines,
+        settings,
+        vec![Collector::default(); engines.len()],
+        progress,
+    )
 }
 
 /// [`run`], adding to causes already collected for each engine (the

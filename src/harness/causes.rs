@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::compare::{Verdict, ask, evaluate, reference_for};
 use super::minimize::{Budget, minimize};
@@ -34,7 +34,7 @@ use crate::punycode::{self, BadInputReason};
 use crate::vocabulary::{CodePoints, Expected, Request};
 
 /// What kind of nonconformance, most severe first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Kind {
     /// It died (signal, uncaught exception or panic, sanitizer report).
@@ -290,7 +290,12 @@ pub fn show(request: &Request) -> String {
 /// Code points with runs of four or more written `u+XXXX*N`.
 fn compact(cps: &CodePoints) -> String {
     let mut out = Vec::new();
-    let pairs: Vec<(u32, bool)> = cps.values.iter().copied().zip(cps.flags.iter().copied()).collect();
+    let pairs: Vec<(u32, bool)> = cps
+        .values
+        .iter()
+        .copied()
+        .zip(cps.flags.iter().copied())
+        .collect();
     let mut k = 0;
     while k < pairs.len() {
         let run = pairs[k..].iter().take_while(|p| **p == pairs[k]).count();
@@ -422,12 +427,13 @@ impl Collector {
         minimized: usize,
     ) -> Vec<Cause> {
         let mut groups: Vec<(Key, Group)> = self.groups.into_iter().collect();
-        groups.sort_by(|a, b| (a.0.kind, a.1.first_seen).cmp(&(b.0.kind, b.1.first_seen)));
+        groups.sort_by_key(|(key, group)| (key.kind, group.first_seen));
         let total = groups.len();
         let mut causes = Vec::with_capacity(total);
         for (k, (key, group)) in groups.into_iter().enumerate() {
             let now = Instant::now();
-            let share = deadline.saturating_duration_since(now) / u32::try_from(total - k).unwrap_or(u32::MAX);
+            let share = deadline.saturating_duration_since(now)
+                / u32::try_from(total - k).unwrap_or(u32::MAX);
             let budget = Budget {
                 attempts: if k < minimized { attempts } else { 0 },
                 deadline: now + share.min(cap),
@@ -448,7 +454,14 @@ fn shows(engine: &dyn Engine, key: &Key, property: Option<Property>, candidate: 
             let Some(reference) = reference_for(engine.codec(), candidate) else {
                 return false;
             };
-            let verdict = evaluate(&engine.capabilities(), candidate, &reference, &answer, true);
+            let verdict = evaluate(
+                &engine.capabilities(),
+                engine.codec(),
+                candidate,
+                &reference,
+                &answer,
+                true,
+            );
             matches!(verdict, Verdict::Nonconformance(_))
                 && key_of(engine.codec(), candidate, &reference, &answer) == *key
         }
@@ -486,7 +499,14 @@ fn describe_now(
     let Some(reference) = reference_for(engine.codec(), request) else {
         return Now::Other(shown);
     };
-    match evaluate(&engine.capabilities(), request, &reference, &answer, true) {
+    match evaluate(
+        &engine.capabilities(),
+        engine.codec(),
+        request,
+        &reference,
+        &answer,
+        true,
+    ) {
         Verdict::Nonconformance(detail)
             if key_of(engine.codec(), request, &reference, &answer) == *key =>
         {
@@ -583,12 +603,13 @@ fn resolve_one(engine: &dyn Engine, key: Key, group: Group, budget: Budget) -> C
     if key.kind != Kind::Hang {
         let half = Budget {
             attempts: budget.attempts / 2,
-            deadline: Instant::now() + budget.deadline.saturating_duration_since(Instant::now()) / 2,
+            deadline: Instant::now()
+                + budget.deadline.saturating_duration_since(Instant::now()) / 2,
         };
-        if let Some(smaller) = minimize_through_code_points(engine, &key, property, &best, half) {
-            if request_len(&smaller) < request_len(&best) {
-                best = smaller;
-            }
+        if let Some(smaller) = minimize_through_code_points(engine, &key, property, &best, half)
+            && request_len(&smaller) < request_len(&best)
+        {
+            best = smaller;
         }
         best = minimize(&best, &mut |c| shows(engine, &key, property, c), budget);
     }
@@ -633,8 +654,16 @@ mod tests {
             (&ok, Err(EngineError::Hung("x".into())), Kind::Hang),
             (&ok, Err(EngineError::Rejected(None)), Kind::RejectsValid),
             (&bad, Ok(ok.clone()), Kind::AcceptsInvalid),
-            (&ok, Ok(Expected::Decoded(CodePoints::with_flags(&[0x62], None))), Kind::WrongOutput),
-            (&bad, Ok(Expected::Error(ErrorKind::Overflow)), Kind::WrongErrorKind),
+            (
+                &ok,
+                Ok(Expected::Decoded(CodePoints::with_flags(&[0x62], None))),
+                Kind::WrongOutput,
+            ),
+            (
+                &bad,
+                Ok(Expected::Error(ErrorKind::Overflow)),
+                Kind::WrongErrorKind,
+            ),
         ];
         for (reference, got, kind) in cases {
             assert_eq!(key_of(Codec::Punycode, &decode, reference, &got).kind, kind);
@@ -666,12 +695,33 @@ mod tests {
     fn one_cause_keeps_its_shortest_request() {
         let mut collector = Collector::default();
         let key = property_key(&Request::Decode(b"x".to_vec()), Property::Uniqueness);
-        collector.observe(key.clone(), &Request::Decode(b"long-input".to_vec()), "a", None, Some("v1"));
-        collector.observe(key.clone(), &Request::Decode(b"ab".to_vec()), "b", None, None);
-        collector.observe(key, &Request::Decode(b"abcd".to_vec()), "c", None, Some("v2"));
+        collector.observe(
+            key.clone(),
+            &Request::Decode(b"long-input".to_vec()),
+            "a",
+            None,
+            Some("v1"),
+        );
+        collector.observe(
+            key.clone(),
+            &Request::Decode(b"ab".to_vec()),
+            "b",
+            None,
+            None,
+        );
+        collector.observe(
+            key,
+            &Request::Decode(b"abcd".to_vec()),
+            "c",
+            None,
+            Some("v2"),
+        );
         assert_eq!(collector.len(), 1);
         let group = collector.groups.values().next().unwrap();
-        assert_eq!((group.count, group.shortest.clone()), (3, Request::Decode(b"ab".to_vec())));
+        assert_eq!(
+            (group.count, group.shortest.clone()),
+            (3, Request::Decode(b"ab".to_vec()))
+        );
         assert_eq!(group.vectors, ["v1", "v2"]);
     }
 
@@ -679,6 +729,12 @@ mod tests {
     fn compact_writes_runs() {
         let cps = CodePoints::with_flags(&[0x61, 0x61, 0x61, 0x61, 0x62, 0x10FFFF], None);
         assert_eq!(compact(&cps), "u+0061*4 u+0062 u+10FFFF");
-        assert_eq!(shape(&Request::Encode { code_points: cps.values, flags: None }), "5-16 code points, up to U+10FFFF");
+        assert_eq!(
+            shape(&Request::Encode {
+                code_points: cps.values,
+                flags: None
+            }),
+            "5-16 code points, up to U+10FFFF"
+        );
     }
 }

@@ -16,6 +16,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::baseline::{self, Baseline};
 use super::campaign::{self, Settings};
 use super::causes::{self, Collector, Key, Kind};
 use super::report::{CheckReport, VectorSummary};
@@ -42,6 +43,8 @@ pub struct CheckSettings {
     pub spec: String,
     /// The declaration's command-line options, for the report.
     pub declared_options: String,
+    /// Causes accepted for now (`--baseline`).
+    pub baseline: Option<Baseline>,
 }
 
 /// The phase a check is in, for a progress display.
@@ -127,12 +130,10 @@ pub fn run(
         fail_fast: settings.fail_fast,
     };
     progress(Phase::Generated, 0, campaign_settings.cases);
-    let mut outcomes = campaign::run_with(
-        &[engine],
-        campaign_settings,
-        vec![collector],
-        &mut |n| progress(Phase::Generated, n, campaign_settings.cases),
-    );
+    let mut outcomes =
+        campaign::run_with(&[engine], campaign_settings, vec![collector], &mut |n| {
+            progress(Phase::Generated, n, campaign_settings.cases)
+        });
     progress(Phase::Causes, 0, None);
     engine.set_deadline(None);
     let campaign = outcomes.remove(0);
@@ -149,7 +150,18 @@ pub fn run(
             campaign.stats.unfinished
         ));
     }
+    let baseline = settings
+        .baseline
+        .as_ref()
+        .map(|b| baseline::judge(b, &campaign.causes, engine));
+    let (baseline, baseline_error) = match baseline {
+        Some(Ok(judgement)) => (Some(judgement), None),
+        Some(Err(e)) => (None, Some(e)),
+        None => (None, None),
+    };
+    incomplete.extend(baseline_error);
     CheckReport {
+        baseline,
         version: super::report::VERSION,
         implementation: settings.spec.clone(),
         codec: engine.codec().to_string(),

@@ -102,7 +102,14 @@ pub fn judge_answer(
         return (Verdict::Skip { class, reason }, None);
     }
     let got = ask(engine, request);
-    let verdict = evaluate(&caps, request, reference, &got, flags_matter);
+    let verdict = evaluate(
+        &caps,
+        engine.codec(),
+        request,
+        reference,
+        &got,
+        flags_matter,
+    );
     (verdict, Some(got))
 }
 
@@ -111,12 +118,17 @@ pub fn judge_answer(
 /// declared deviations explains is classified as `listed`.
 pub fn evaluate(
     caps: &Capabilities,
+    codec: Codec,
     request: &Request,
     reference: &Expected,
     got: &Result<Expected, EngineError>,
     flags_matter: bool,
 ) -> Verdict {
-    match compare_answer(caps, reference, got, flags_matter) {
+    // Punycode's digits are case-insensitive (section 5); the other
+    // codecs' encoded forms are compared byte for byte.
+    let unflagged_encode =
+        matches!(request, Request::Encode { flags: None, .. }) && codec == Codec::Punycode;
+    match compare_answer(caps, reference, got, flags_matter, unflagged_encode) {
         Verdict::Nonconformance(detail) => {
             match caps
                 .deviations
@@ -134,11 +146,27 @@ pub fn evaluate(
     }
 }
 
+/// Whether `got` is the Punycode `want` with its digits (everything after
+/// the last delimiter) in another case. Without annotations, RFC 3492
+/// section 5 lets an encoder write its digits in uppercase or in lowercase
+/// ("only uppercase forms or only lowercase forms"); the literal part keeps
+/// the case of the basic code points.
+fn same_up_to_digit_case(want: &[u8], got: &[u8]) -> bool {
+    let literal = want
+        .iter()
+        .rposition(|&c| c == crate::punycode::DELIMITER)
+        .map_or(0, |p| p + 1);
+    want.len() == got.len()
+        && want[..literal] == got[..literal]
+        && want[literal..].eq_ignore_ascii_case(&got[literal..])
+}
+
 fn compare_answer(
     caps: &Capabilities,
     reference: &Expected,
     got: &Result<Expected, EngineError>,
     flags_matter: bool,
+    unflagged_encode: bool,
 ) -> Verdict {
     match got {
         Err(EngineError::Limit(message)) => {
@@ -185,6 +213,17 @@ fn compare_answer(
     };
     match (reference, got) {
         (Expected::Encoded(want), Ok(Expected::Encoded(answer))) if want == answer => Verdict::Same,
+        (Expected::Encoded(want), Ok(Expected::Encoded(answer)))
+            if unflagged_encode && same_up_to_digit_case(want, answer) =>
+        {
+            Verdict::Divergence {
+                class: Class::Annotations,
+                detail: format!(
+                    "digits in another case ({:?}); without annotations their case carries nothing",
+                    String::from_utf8_lossy(answer)
+                ),
+            }
+        }
         (Expected::Decoded(want), Ok(Expected::Decoded(answer)))
             if want.values == answer.values =>
         {

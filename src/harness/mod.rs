@@ -1,9 +1,10 @@
 //! The harness: vector files, the runner that runs every engine over them,
 //! and the comparison rules and divergence classes they share.
 
+pub mod baseline;
 pub mod campaign;
-pub mod check;
 pub mod causes;
+pub mod check;
 pub mod compare;
 pub mod generate;
 pub mod matrix;

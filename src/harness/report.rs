@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 use serde::Serialize;
 
+use super::baseline::Judgement;
 use super::campaign;
 use super::causes::{Cause, Confirmation};
 use super::classes::Class;
@@ -46,6 +47,8 @@ pub struct CheckReport {
     pub repro_prefix: String,
     /// What did not run in the time given, in words (empty when all did).
     pub incomplete: Vec<String>,
+    /// What the baseline (`--baseline`) says of the causes.
+    pub baseline: Option<Judgement>,
 }
 
 /// Vector results in brief.
@@ -104,9 +107,22 @@ impl VectorSummary {
 }
 
 impl CheckReport {
-    /// Conforming: no cause found.
+    /// Whether cause `k` is recorded in the baseline.
+    pub fn known(&self, k: usize) -> bool {
+        self.baseline.as_ref().is_some_and(|b| b.known.contains(&k))
+    }
+
+    /// The causes not recorded in the baseline.
+    pub fn new_causes(&self) -> usize {
+        (0..self.campaign.causes.len())
+            .filter(|&k| !self.known(k))
+            .count()
+    }
+
+    /// Conforming: no cause found that the baseline does not record, and
+    /// every recorded cause still there.
     pub fn conforming(&self) -> bool {
-        self.campaign.causes.is_empty()
+        self.new_causes() == 0 && self.baseline.as_ref().is_none_or(|b| b.gone.is_empty())
     }
 
     /// The one-line command that reproduces a cause; it exits 1 while the
@@ -126,18 +142,35 @@ impl CheckReport {
 
     /// The verdict line.
     pub fn verdict(&self) -> String {
-        let causes = self.campaign.causes.len();
+        let causes = self.new_causes();
+        let gone = self.baseline.as_ref().map_or(0, |b| b.gone.len());
         let incomplete = if self.incomplete.is_empty() {
             String::new()
         } else {
             " (incomplete: see above)".to_string()
         };
+        let known = self.campaign.causes.len() - causes;
+        let known = if known > 0 {
+            format!(
+                " ({known} known cause{} in the baseline)",
+                plural(known as u64)
+            )
+        } else {
+            String::new()
+        };
         if self.conforming() {
-            format!("CONFORMING{incomplete}")
+            format!("CONFORMING{known}{incomplete}")
+        } else if causes == 0 {
+            format!(
+                "NONCONFORMING: {gone} baseline cause{} no longer reproduce{}: remove {} from the baseline{incomplete}",
+                plural(gone as u64),
+                if gone == 1 { "s" } else { "" },
+                if gone == 1 { "it" } else { "them" }
+            )
         } else {
             format!(
-                "NONCONFORMING: {causes} cause{}{incomplete}",
-                if causes == 1 { "" } else { "s" }
+                "NONCONFORMING: {causes} new cause{}{known}{incomplete}",
+                plural(causes as u64)
             )
         }
     }
@@ -228,13 +261,34 @@ impl CheckReport {
                 out += &self.cause_text(k + 1, cause);
             }
         }
+        if let Some(b) = &self.baseline {
+            for entry in &b.still_there {
+                let _ = writeln!(
+                    out,
+                    "  baseline cause not met by this run, its reproducer still shows it: {}: {} (reference: {}; implementation: {})",
+                    entry.direction, entry.kind, entry.reference, entry.got
+                );
+            }
+            for entry in &b.gone {
+                let _ = writeln!(
+                    out,
+                    "  FIXED: baseline cause no longer reproduces (remove it from the baseline): {}: {} (reference: {}; implementation: {})",
+                    entry.direction, entry.kind, entry.reference, entry.got
+                );
+            }
+        }
         let _ = writeln!(out, "\n{}", self.verdict());
         out
     }
 
     fn cause_text(&self, number: usize, cause: &Cause) -> String {
         let mut out = String::new();
-        let _ = writeln!(out, "  {number}. {}", cause.key);
+        let known = if self.known(number - 1) {
+            " [known: in the baseline]"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "  {number}. {}{known}", cause.key);
         let _ = writeln!(out, "     input: {} ({})", cause.input, cause.shape);
         let _ = writeln!(out, "     {}", cause.detail);
         let generated = cause.count - cause.vectors.len() as u64;
@@ -315,7 +369,7 @@ impl CheckReport {
             campaign::class_summary(s)
         ));
         suite.add_test_case(generated);
-        for cause in &self.campaign.causes {
+        for (k, cause) in self.campaign.causes.iter().enumerate() {
             let description = format!(
                 "{}\ninput: {}\nreproduce: {}\nseen {} times{}",
                 cause.detail,
@@ -328,10 +382,25 @@ impl CheckReport {
                     format!(" (vectors {})", cause.vectors.join(", "))
                 }
             );
-            let mut case = TestCase::new(
-                format!("cause {}", cause.key),
-                failure(&cause.detail, &description),
+            let status = if self.known(k) {
+                let mut status = TestCaseStatus::skipped();
+                status.set_message("known: recorded in the baseline");
+                status.set_description(description);
+                status
+            } else {
+                failure(&cause.detail, &description)
+            };
+            let mut case = TestCase::new(format!("cause {}", cause.key), status);
+            case.set_classname(classname);
+            suite.add_test_case(case);
+        }
+        for entry in self.baseline.iter().flat_map(|b| &b.gone) {
+            let name = format!(
+                "baseline {}: {} (reference: {}; implementation: {})",
+                entry.direction, entry.kind, entry.reference, entry.got
             );
+            let message = "no longer reproduces: remove it from the baseline";
+            let mut case = TestCase::new(name, failure(message, message));
             case.set_classname(classname);
             suite.add_test_case(case);
         }

@@ -1,0 +1,234 @@
+//! Accepted deviations of an implementation under test: a baseline file.
+//!
+//! `check --write-baseline FILE` records every cause a run found, with its
+//! reproducer. `check --baseline FILE` then reports a cause whose key is
+//! recorded as known (not failing), fails on every cause that is not, and
+//! fails on every recorded cause that no longer reproduces (asked again,
+//! its reproducer no longer shows it), as the built-in implementations'
+//! expectations do: a fixed quirk must leave the baseline, so it cannot
+//! come back unnoticed.
+//!
+//! The file is TOML, one `[[cause]]` table per cause:
+//!
+//! ```toml
+//! [[cause]]
+//! direction = "decode"
+//! kind = "accepts-invalid"
+//! reference = "bad_input (not a digit)"
+//! got = "success"
+//! decode_hex = "61622d635f64"      # or: encode = "u+0061 u+00E9", flags = false
+//! note = "accepts _ as a digit; upstream issue 123"
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use super::causes::{Cause, Key, Kind};
+use super::compare::{Verdict, ask, evaluate, reference_for};
+use super::properties;
+use crate::engines::Engine;
+use crate::vocabulary::{CodePoints, Request, parse_hex};
+
+/// One recorded cause.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    /// `encode` or `decode`.
+    pub direction: String,
+    /// The kind, as [`Kind`] names it in kebab case.
+    pub kind: Kind,
+    /// What the reference answered, in brief.
+    pub reference: String,
+    /// What the implementation answered, in brief.
+    pub got: String,
+    /// The reproducer, for an encoding: `u+XXXX` tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encode: Option<String>,
+    /// Whether the encoding passes its case flags.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flags: Option<bool>,
+    /// The reproducer, for a decoding: its bytes in hexadecimal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decode_hex: Option<String>,
+    /// Whether the cause is a property (round trip, uniqueness).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub property: bool,
+    /// Why it is accepted: for the reader; punycheck keeps it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}
+
+/// A baseline file.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Baseline {
+    /// The recorded causes.
+    #[serde(default)]
+    pub cause: Vec<Entry>,
+}
+
+impl Entry {
+    /// Records `cause`.
+    pub fn of(cause: &Cause) -> Self {
+        let (encode, flags, decode_hex) = match &cause.request {
+            Request::Encode { code_points, flags } => (
+                Some(CodePoints::with_flags(code_points, flags.as_deref()).to_string()),
+                Some(flags.is_some()),
+                None,
+            ),
+            Request::Decode(bytes) => (
+                None,
+                None,
+                Some(bytes.iter().map(|b| format!("{b:02x}")).collect()),
+            ),
+        };
+        Entry {
+            direction: cause.key.direction.to_string(),
+            kind: cause.key.kind,
+            reference: cause.key.reference.clone(),
+            got: cause.key.got.clone(),
+            encode,
+            flags,
+            decode_hex,
+            property: cause.property.is_some(),
+            note: String::new(),
+        }
+    }
+
+    /// Whether this entry records `key`.
+    pub fn matches(&self, key: &Key) -> bool {
+        self.direction == key.direction
+            && self.kind == key.kind
+            && self.reference == key.reference
+            && self.got == key.got
+    }
+
+    /// The reproducer.
+    pub fn request(&self) -> Result<Request, String> {
+        match (&self.encode, &self.decode_hex) {
+            (Some(tokens), None) => {
+                let cps = CodePoints::parse(tokens)?;
+                Ok(Request::Encode {
+                    flags: self.flags.unwrap_or(false).then(|| cps.flags.clone()),
+                    code_points: cps.values,
+                })
+            }
+            (None, Some(hex)) => Ok(Request::Decode(parse_hex(hex)?)),
+            _ => Err("a baseline cause needs either encode or decode_hex".into()),
+        }
+    }
+
+    /// Whether the reproducer still shows a nonconformance (or a broken
+    /// property) in `engine`.
+    pub fn still_reproduces(&self, engine: &dyn Engine) -> Result<bool, String> {
+        let request = self.request()?;
+        let answer = ask(engine, &request);
+        if self.property {
+            return Ok(properties::check_all(engine, &request, &answer, true).is_some());
+        }
+        let Some(reference) = reference_for(engine.codec(), &request) else {
+            return Ok(false);
+        };
+        let verdict = evaluate(
+            &engine.capabilities(),
+            engine.codec(),
+            &request,
+            &reference,
+            &answer,
+            true,
+        );
+        Ok(matches!(verdict, Verdict::Nonconformance(_)))
+    }
+}
+
+impl Baseline {
+    /// Parses a baseline file.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let baseline: Baseline = toml::from_str(text).map_err(|e| format!("baseline: {e}"))?;
+        for entry in &baseline.cause {
+            entry.request().map_err(|e| format!("baseline: {e}"))?;
+        }
+        Ok(baseline)
+    }
+
+    /// The baseline of `causes`.
+    pub fn of(causes: &[Cause]) -> Self {
+        Baseline {
+            cause: causes.iter().map(Entry::of).collect(),
+        }
+    }
+
+    /// The file's text.
+    pub fn to_toml(&self) -> String {
+        let head = "# punycheck baseline: causes accepted for now (see `punycheck check --baseline`).\n# A cause listed here is reported as known; one that no longer reproduces fails the check.\n\n";
+        head.to_string() + &toml::to_string(self).expect("a baseline serializes")
+    }
+}
+
+/// What a baseline says about a run's causes.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Judgement {
+    /// Indexes of the causes the baseline records (known, not failing).
+    pub known: Vec<usize>,
+    /// Recorded causes this run did not meet whose reproducer still shows
+    /// them (known, still there).
+    pub still_there: Vec<Entry>,
+    /// Recorded causes that no longer reproduce (failing: remove them).
+    pub gone: Vec<Entry>,
+}
+
+/// Judges `causes` found in `engine` against `baseline`.
+pub fn judge(
+    baseline: &Baseline,
+    causes: &[Cause],
+    engine: &dyn Engine,
+) -> Result<Judgement, String> {
+    let mut judgement = Judgement::default();
+    for (k, cause) in causes.iter().enumerate() {
+        if baseline.cause.iter().any(|e| e.matches(&cause.key)) {
+            judgement.known.push(k);
+        }
+    }
+    for entry in &baseline.cause {
+        if causes.iter().any(|c| entry.matches(&c.key)) {
+            continue;
+        }
+        if entry.still_reproduces(engine)? {
+            judgement.still_there.push(entry.clone());
+        } else {
+            judgement.gone.push(entry.clone());
+        }
+    }
+    Ok(judgement)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_baseline_reads_back_what_it_wrote() {
+        let entry = Entry {
+            direction: "decode".into(),
+            kind: Kind::AcceptsInvalid,
+            reference: "bad_input (not a digit)".into(),
+            got: "success".into(),
+            encode: None,
+            flags: None,
+            decode_hex: Some("61622d635f64".into()),
+            property: false,
+            note: "known".into(),
+        };
+        let baseline = Baseline {
+            cause: vec![entry.clone()],
+        };
+        let text = baseline.to_toml();
+        assert!(text.contains("kind = \"accepts-invalid\""), "{text}");
+        assert_eq!(Baseline::parse(&text).unwrap(), baseline);
+        assert_eq!(
+            entry.request().unwrap(),
+            Request::Decode(b"ab-c_d".to_vec())
+        );
+        assert!(Baseline::parse("[[cause]]\ndirection = \"decode\"\nkind = \"crash\"\nreference = \"x\"\ngot = \"y\"\n").is_err());
+        assert!(Baseline::parse("[[cause]]\nkind = \"nonsense\"").is_err());
+    }
+}
