@@ -19,7 +19,7 @@
 //! - while `i` stays below [`SMALL`] (always, for a valid label), the rest
 //!   of section 6.2's loop needs no overflow check, and divides by
 //!   multiplying ([`divide`]); beyond, the general paths' loop
-//!   (`fast::insertions`) takes over;
+//!   (`steps::insertions`) takes over;
 //! - the thresholds of the next integer are looked up from the deltas
 //!   labels have in one step ([`THRESHOLDS_OF_SCALED`]), not through the
 //!   bias;
@@ -30,7 +30,7 @@
 //!   ([`Slots::take`]).
 
 use super::blocks::{LOW, byte_prefix, select_by_prefix};
-use super::fast::{
+use super::steps::{
     ADAPT_LOOP_END, ADAPT_TAIL, DIGIT_VALUES, NO_DIGIT, Progress, insertions, read_delta,
     scaled_bias,
 };

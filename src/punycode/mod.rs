@@ -54,6 +54,7 @@ mod fast;
 mod fenwick;
 mod label;
 mod simple;
+mod steps;
 
 pub use case_flags::CaseFlags;
 
@@ -420,7 +421,7 @@ pub fn encode_traced(
 /// digits, so they are rejected as [`Error::BadInput`] wherever they appear.
 pub fn decode(input: &[u8]) -> Result<Decoded, Error> {
     let mut output = Decoded::default();
-    fast::decode(input, u32::MAX, &mut output)?;
+    decode_by_length(input, u32::MAX, &mut output)?;
     Ok(output)
 }
 
@@ -428,15 +429,32 @@ pub fn decode(input: &[u8]) -> Result<Decoded, Error> {
 /// filled (and left empty on error). Decoding many labels through one
 /// [`Decoded`] allocates nothing once it has grown to the longest.
 pub fn decode_into(input: &[u8], output: &mut Decoded) -> Result<(), Error> {
-    fast::decode(input, u32::MAX, output)
+    decode_by_length(input, u32::MAX, output)
 }
 
 /// [`decode`] with the output limited to `max_output` code points, as the C
 /// reference's `*output_length` does.
 pub fn decode_with_limit(input: &[u8], max_output: u32) -> Result<Decoded, Error> {
     let mut output = Decoded::default();
-    fast::decode(input, max_output, &mut output)?;
+    decode_by_length(input, max_output, &mut output)?;
     Ok(output)
+}
+
+/// Decodes into `output` (cleared first; left empty on error): a label (at
+/// most 64 bytes) through `label.rs`, longer input through `fast.rs`.
+fn decode_by_length(input: &[u8], max_out: u32, output: &mut Decoded) -> Result<(), Error> {
+    output.code_points.clear();
+    output.flags.clear();
+    let result = if input.len() <= label::LABEL {
+        label::decode(input, max_out, output)
+    } else {
+        fast::decode(input, max_out, output)
+    };
+    if result.is_err() {
+        output.code_points.clear();
+        output.flags.clear();
+    }
+    result
 }
 
 /// [`decode`], also returning one [`DecodeStep`] per delta (everything decoded

@@ -1,0 +1,143 @@
+//! The SVG plot of a run ([`plot_svg`]): time per pass against input
+//! length, log-log, one panel per direction and long input kind
+//! ([`PANELS`]), one line per implementation in its [`PALETTE`] colour.
+//! What the plot shows and how it looks is changed here.
+
+use std::fmt;
+
+use plotters::prelude::*;
+
+use super::BenchError;
+use super::inputs::{Direction, SetKind};
+use super::report::Report;
+
+/// The colours of the plot's lines, by implementation index.
+pub const PALETTE: [(u8, u8, u8); 8] = [
+    (0x1F, 0x77, 0xB4),
+    (0xD6, 0x27, 0x28),
+    (0x2C, 0xA0, 0x2C),
+    (0xFF, 0x7F, 0x0E),
+    (0x94, 0x67, 0xBD),
+    (0x8C, 0x56, 0x4B),
+    (0xE3, 0x77, 0xC2),
+    (0x7F, 0x7F, 0x7F),
+];
+
+/// The plot's panels, in order: direction and long input kind.
+pub const PANELS: [(Direction, SetKind); 4] = [
+    (Direction::Encode, SetKind::ManyDistinct),
+    (Direction::Encode, SetKind::FewDistinct),
+    (Direction::Decode, SetKind::ManyDistinct),
+    (Direction::Decode, SetKind::FewDistinct),
+];
+
+/// The measured points of one panel: per implementation index, (length,
+/// best seconds per pass), by increasing length.
+pub fn panel_series(
+    report: &Report,
+    direction: Direction,
+    kind: SetKind,
+) -> Vec<(usize, Vec<(f64, f64)>)> {
+    report
+        .implementations
+        .iter()
+        .enumerate()
+        .filter_map(|(index, name)| {
+            let points: Vec<(f64, f64)> = report
+                .cases
+                .iter()
+                .filter(|c| c.set == kind && c.direction == direction)
+                .filter_map(|c| Some((c.size? as f64, c.timing(name)?.seconds())))
+                .collect();
+            (!points.is_empty()).then_some((index, points))
+        })
+        .collect()
+}
+
+fn plot_error(e: impl fmt::Display) -> BenchError {
+    BenchError::Plot(e.to_string())
+}
+
+/// The plot as SVG: time per pass against input length, log-log, one panel
+/// per direction and long input kind, one line (with a mark per size) per
+/// implementation in its [`PALETTE`] colour.
+pub fn plot_svg(report: &Report) -> Result<String, BenchError> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (1200, 900)).into_drawing_area();
+        root.fill(&WHITE).map_err(plot_error)?;
+        let title = format!(
+            "punycheck bench: time per pass against input length ({})",
+            report.machine.cpu
+        );
+        let root = root
+            .titled(&title, ("sans-serif", 20))
+            .map_err(plot_error)?;
+        for (area, (direction, kind)) in root.split_evenly((2, 2)).iter().zip(PANELS) {
+            let series = panel_series(report, direction, kind);
+            // Every size of the run, measured or not, on every panel.
+            let xs = report.settings.sizes.iter().map(|&n| n as f64);
+            let ys = series.iter().flat_map(|(_, p)| p.iter().map(|&(_, y)| y));
+            let (x0, x1) = bounds(xs, (1e3, 1e6));
+            let (y0, y1) = bounds(ys, (1e-6, 1.0));
+            let caption = if series.is_empty() {
+                format!("{direction}, {} (nothing measured)", kind.name())
+            } else {
+                format!("{direction}, {}", kind.name())
+            };
+            let mut chart = ChartBuilder::on(area)
+                .caption(caption, ("sans-serif", 18))
+                .margin(12)
+                .x_label_area_size(40)
+                .y_label_area_size(70)
+                .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
+                .map_err(plot_error)?;
+            chart
+                .configure_mesh()
+                .x_desc("input length (code points)")
+                .y_desc("seconds per pass (best of N)")
+                .x_label_formatter(&|x| format!("{x:.0e}"))
+                .y_label_formatter(&|y| format!("{y:.0e}"))
+                .draw()
+                .map_err(plot_error)?;
+            for (index, points) in series {
+                let (r, g, b) = PALETTE[index % PALETTE.len()];
+                let color = RGBColor(r, g, b);
+                chart
+                    .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
+                    .map_err(plot_error)?
+                    .label(report.implementations[index].as_str())
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+                    });
+                chart
+                    .draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled())))
+                    .map_err(plot_error)?;
+            }
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperLeft)
+                .background_style(WHITE.mix(0.85))
+                .border_style(BLACK)
+                .draw()
+                .map_err(plot_error)?;
+        }
+        root.present().map_err(plot_error)?;
+    }
+    Ok(svg)
+}
+
+/// A log axis range around `values` (a factor of 2 beyond each end), or
+/// `fallback` when there are none.
+fn bounds(values: impl Iterator<Item = f64>, fallback: (f64, f64)) -> (f64, f64) {
+    let (low, high) = values
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .fold((f64::INFINITY, 0.0f64), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+    if low.is_finite() && high > 0.0 {
+        (low / 2.0, high * 2.0)
+    } else {
+        fallback
+    }
+}
