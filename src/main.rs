@@ -7,7 +7,7 @@
 use std::ffi::OsString;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::process::ExitCode;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -20,6 +20,7 @@ use punycheck::harness::baseline::Baseline;
 use punycheck::harness::campaign::{self, Settings};
 use punycheck::harness::check::{self, CheckSettings, Phase};
 use punycheck::harness::compare::{self, Request, Verdict};
+use punycheck::harness::regressions;
 use punycheck::harness::report::CheckReport;
 use punycheck::harness::runner::{self, BUILTIN_EXPECTATIONS, Expectations, Outcome};
 use punycheck::harness::vectors::{self, Case, CodePoints};
@@ -555,37 +556,14 @@ fn decode_cmd(
 }
 
 fn load_cases(files: &[String]) -> Result<Vec<Case>, SetupError> {
-    let mut contents: Vec<(String, String)> = vectors::BUILTIN
-        .iter()
-        .map(|(f, t)| (f.to_string(), t.to_string()))
-        .collect();
-    for file in files {
-        let text = std::fs::read_to_string(file)
-            .map_err(|e| SetupError(format!("cannot read {file}: {e}")))?;
-        contents.push((file.clone(), text));
-    }
-    Ok(vectors::parse_files(
-        contents.iter().map(|(f, t)| (f.as_str(), t.as_str())),
-    )?)
+    Ok(vectors::load(files)?)
 }
 
-/// Runs `cases` over `engines` with the built-in expectations; cases not
-/// started by `deadline` are left unrun.
 fn vectors_report(
     engines: &[Box<dyn Engine>],
     cases: &[Case],
-    deadline: Option<Instant>,
 ) -> Result<runner::Report, SetupError> {
-    let expectations = Expectations::parse(BUILTIN_EXPECTATIONS)?;
-    let names: Vec<String> = Codec::ALL
-        .into_iter()
-        .flat_map(engines::builtin_names_for)
-        .collect();
-    // The listings name cases of every codec; check them against all.
-    let mut known = vectors::builtin()?;
-    known.extend(cases.iter().cloned());
-    expectations.validate(&names, &known)?;
-    Ok(runner::run_until(engines, cases, &expectations, deadline))
+    Ok(runner::run_with_builtin_expectations(engines, cases, None)?)
 }
 
 /// The codecs a command covers: the one chosen, or all.
@@ -629,7 +607,7 @@ fn print_vectors(
     cases: &[Case],
     verbose: bool,
 ) -> Result<bool, SetupError> {
-    let report = vectors_report(engines, cases, None)?;
+    let report = vectors_report(engines, cases)?;
     println!(
         "{codec} ({}): {} vectors, {} implementations\n",
         codec.specification(),
@@ -799,6 +777,13 @@ fn check_cmd(codec: Option<Codec>, check: CheckArgs) -> Result<Option<bool>, Set
     };
     let mut files = file.check.files.clone();
     files.extend(check.files.iter().cloned());
+    // Where the run will write, refused before it starts.
+    for path in [&check.save_regressions, &check.write_baseline]
+        .into_iter()
+        .flatten()
+    {
+        regressions::check_writable(path)?;
+    }
     let engine = engines::from_spec(&spec, &declared.options(codec)?)?;
     let seed = chosen_seed(check.seed.or(file.check.seed));
     let vector_cases: Vec<Case> = load_cases(&files)?
@@ -862,40 +847,23 @@ fn check_cmd(codec: Option<Codec>, check: CheckArgs) -> Result<Option<bool>, Set
 }
 
 fn save_regressions(codec: Codec, path: &str, report: &CheckReport) -> Result<(), SetupError> {
-    let mut text = String::new();
-    for (k, finding) in report.campaign.causes.iter().enumerate() {
-        let Some(expected) = compare::reference_for(codec, &finding.request) else {
-            continue;
-        };
-        let name = format!("regression-seed{}-{}", report.seed, k + 1);
+    let mut file = regressions::File::open(path, codec)?;
+    for cause in &report.campaign.causes {
         let provenance = format!(
-            "Found by `punycheck check{} --impl {}{} --seed {}` ({}: {}); expected value computed by {}.",
+            "Found by `punycheck check{} --impl {}{} --seed {}` ({}: {})",
             codec_arg(codec),
             report.implementation,
             report.declared_options,
             report.seed,
-            finding.key,
-            finding.detail,
-            reference_name(codec)
+            cause.key,
+            cause.detail,
         );
-        text += &vectors::case_to_toml(&name, &finding.request, &expected, &provenance);
+        let name = format!("regression-seed{}", report.seed);
+        if let Some(saved) = file.add(&name, &cause.request, &provenance)? {
+            eprintln!("saved as case {saved:?} in {path}");
+        }
     }
-    if text.is_empty() {
-        return Ok(());
-    }
-    if codec != Codec::Punycode && !std::path::Path::new(path).exists() {
-        text = format!("codec = \"{codec}\"\n{text}");
-    }
-    append_to(path, &text)
-}
-
-/// Who computes a codec's expected values, in words.
-fn reference_name(codec: Codec) -> String {
-    match engines::reference_for(codec) {
-        _ if codec == Codec::Punycode => "the C reference".into(),
-        Some(engine) => format!("the {codec} reference ({})", engine.name()),
-        None => format!("the {codec} reference"),
-    }
+    Ok(file.save()?)
 }
 
 fn repro_cmd(codec: Codec, repro: ReproArgs) -> Result<bool, SetupError> {
@@ -930,7 +898,7 @@ fn repro_cmd(codec: Codec, repro: ReproArgs) -> Result<bool, SetupError> {
     let Some(want) = compare::reference_for(codec, &request) else {
         return Err(SetupError(format!(
             "{} cannot answer this question (too long, or not expressible)",
-            reference_name(codec)
+            regressions::reference_name(codec)
         )));
     };
     let (verdict, answer) = compare::judge_answer(engine.as_ref(), &request, &want, true);
@@ -991,8 +959,8 @@ fn repro_cmd(codec: Codec, repro: ReproArgs) -> Result<bool, SetupError> {
     Ok(conforming)
 }
 
-/// Appends one question as a vector case, its expected value computed by
-/// the C reference.
+/// Saves one question as a vector case, its expected value computed by the
+/// codec's reference.
 fn save_case(
     codec: Codec,
     path: &str,
@@ -1000,44 +968,22 @@ fn save_case(
     name: Option<String>,
     provenance: Option<String>,
 ) -> Result<(), SetupError> {
-    let expected = compare::reference_for(codec, request).ok_or_else(|| {
-        SetupError(format!(
-            "{} cannot answer this question",
-            reference_name(codec)
-        ))
-    })?;
     let name = name.unwrap_or_else(|| {
         let stamp = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
         format!("regression-{stamp}")
     });
-    let provenance = format!(
-        "{}. Expected value computed by {}.",
-        provenance
-            .as_deref()
-            .unwrap_or("Saved with punycheck repro --save")
-            .trim_end_matches('.'),
-        reference_name(codec)
-    );
-    let mut text = vectors::case_to_toml(&name, request, &expected, &provenance);
-    if codec != Codec::Punycode && !std::path::Path::new(path).exists() {
-        text = format!("codec = \"{codec}\"\n{text}");
+    let provenance = provenance.unwrap_or_else(|| "Saved with punycheck repro --save".into());
+    let mut file = regressions::File::open(path, codec)?;
+    match file.add(&name, request, &provenance)? {
+        Some(saved) => {
+            file.save()?;
+            eprintln!("saved as case {saved:?} in {path}");
+        }
+        None => eprintln!("{path} already asks this question: not saved again"),
     }
-    append_to(path, &text)?;
-    eprintln!("saved as case {name:?} in {path}");
     Ok(())
-}
-
-/// Appends `text` to the file at `path`, creating it if needed.
-fn append_to(path: &str, text: &str) -> Result<(), SetupError> {
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(|e| SetupError(format!("cannot open {path}: {e}")))?;
-    file.write_all(text.as_bytes())
-        .map_err(|e| SetupError(format!("cannot write {path}: {e}")))
 }
 
 fn bench_cmd(args: BenchArgs) -> Result<bool, SetupError> {
@@ -1129,7 +1075,7 @@ fn matrix_cmd(codec: Option<Codec>) -> Result<bool, SetupError> {
             codec.specification(),
             engines.len()
         );
-        let report = vectors_report(&engines, &cases, None)?;
+        let report = vectors_report(&engines, &cases)?;
         println!("vectors ({} cases):\n", cases.len());
         print!("{report}");
         let seed = 3492;

@@ -11,6 +11,7 @@ pub mod matrix;
 pub mod minimize;
 pub mod parallel;
 pub mod properties;
+pub mod regressions;
 pub mod report;
 pub mod runner;
 pub mod vectors;

@@ -190,6 +190,26 @@ impl fmt::Display for Report {
     }
 }
 
+/// Runs `cases` over `engines` with the built-in expectations (checked
+/// against every built-in implementation and case first); cases not
+/// started by `deadline` are left unrun.
+pub fn run_with_builtin_expectations(
+    engines: &[Box<dyn Engine>],
+    cases: &[Case],
+    deadline: Option<Instant>,
+) -> Result<Report, String> {
+    let expectations = Expectations::parse(BUILTIN_EXPECTATIONS)?;
+    let names: Vec<String> = crate::codec::Codec::ALL
+        .into_iter()
+        .flat_map(crate::engines::builtin_names_for)
+        .collect();
+    // The listings name cases of every codec; check them against all.
+    let mut known = super::vectors::builtin()?;
+    known.extend(cases.iter().cloned());
+    expectations.validate(&names, &known)?;
+    Ok(run_until(engines, cases, &expectations, deadline))
+}
+
 /// Runs every engine over every case of its codec.
 pub fn run(engines: &[Box<dyn Engine>], cases: &[Case], expectations: &Expectations) -> Report {
     run_until(engines, cases, expectations, None)

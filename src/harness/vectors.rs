@@ -208,6 +208,19 @@ pub fn builtin() -> Result<Vec<Case>, String> {
     parse_files(BUILTIN.iter().copied())
 }
 
+/// The built-in vectors and those of `files`, names unique across all.
+pub fn load(files: &[String]) -> Result<Vec<Case>, String> {
+    let mut contents: Vec<(String, String)> = BUILTIN
+        .iter()
+        .map(|(f, t)| (f.to_string(), t.to_string()))
+        .collect();
+    for file in files {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+        contents.push((file.clone(), text));
+    }
+    parse_files(contents.iter().map(|(f, t)| (f.as_str(), t.as_str())))
+}
+
 /// Writes one `[[case]]` table for `request` expecting `expected`, in the
 /// format of the vector files (for appending regressions to a file).
 pub fn case_to_toml(

@@ -1,0 +1,211 @@
+//! Regression files: questions saved as vector cases, with the expected
+//! value computed by the codec's reference, to replay later
+//! (`check --file`, `vectors --file`, `cargo test` for `vectors/`).
+//!
+//! Cases are appended through a TOML editor ([`toml_edit`]), never by
+//! appending text: the file keeps its comments and other tables, a name
+//! already in the file is never written twice (a case asking the same
+//! question is not saved again, and a new question under a taken name gets
+//! a suffix), and a file for a codec other than Punycode always carries its
+//! `codec` line.
+
+use std::path::Path;
+
+use toml_edit::{DocumentMut, Item, Value};
+
+use super::compare::reference_for;
+use super::vectors::{self, Case};
+use crate::codec::Codec;
+use crate::vocabulary::Request;
+
+/// Who computes a codec's expected values, in words.
+pub fn reference_name(codec: Codec) -> String {
+    match crate::engines::reference_for(codec) {
+        _ if codec == Codec::Punycode => "the C reference".into(),
+        Some(engine) => format!("the {codec} reference ({})", engine.name()),
+        None => format!("the {codec} reference"),
+    }
+}
+
+/// Refuses a path that cannot be written, before a run that would save to
+/// it (the file is created if missing, and left as it was otherwise).
+pub fn check_writable(path: &str) -> Result<(), String> {
+    let existed = Path::new(path).exists();
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("cannot write {path}: {e}"))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
+/// A regression file, open for appending.
+pub struct File {
+    path: String,
+    codec: Codec,
+    doc: DocumentMut,
+    cases: Vec<Case>,
+}
+
+impl File {
+    /// Opens (or starts) the file at `path` for `codec`'s cases. A file
+    /// that exists must parse as a vector file of the same codec.
+    pub fn open(path: &str, codec: Codec) -> Result<Self, String> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(format!("cannot read {path}: {e}")),
+        };
+        let doc: DocumentMut = text
+            .parse()
+            .map_err(|e| format!("{path} is not TOML: {e}"))?;
+        let cases = vectors::parse_file(path, &text)?;
+        let file_codec = doc
+            .get("codec")
+            .and_then(Item::as_str)
+            .unwrap_or("punycode")
+            .to_string();
+        if !text.trim().is_empty() && file_codec != codec.to_string() {
+            return Err(format!(
+                "{path} holds {file_codec} cases; this question is {codec}"
+            ));
+        }
+        Ok(File {
+            path: path.to_string(),
+            codec,
+            doc,
+            cases,
+        })
+    }
+
+    /// Adds `request` as a case named `name` (made unique if taken), its
+    /// expected value computed by the reference. Returns the name it was
+    /// saved under, or `None` when the file already asks this question.
+    pub fn add(
+        &mut self,
+        name: &str,
+        request: &Request,
+        provenance: &str,
+    ) -> Result<Option<String>, String> {
+        let expected = reference_for(self.codec, request)
+            .ok_or_else(|| format!("{} cannot answer this question", reference_name(self.codec)))?;
+        if self
+            .cases
+            .iter()
+            .any(|c| super::runner::request_of(c) == *request)
+        {
+            return Ok(None);
+        }
+        let mut unique = name.to_string();
+        let mut k = 2;
+        while self.cases.iter().any(|c| c.name == unique) {
+            unique = format!("{name}-{k}");
+            k += 1;
+        }
+        let provenance = format!(
+            "{}. Expected value computed by {}.",
+            provenance.trim_end_matches('.'),
+            reference_name(self.codec)
+        );
+        // One case, written by the vector module, read as a table.
+        let text = vectors::case_to_toml(&unique, request, &expected, &provenance);
+        let case_doc: DocumentMut = text.parse().map_err(|e| format!("{e}"))?;
+        let Some(Item::ArrayOfTables(new)) = case_doc.get("case") else {
+            return Err("a saved case did not come out as [[case]]".into());
+        };
+        if self.codec != Codec::Punycode && self.doc.get("codec").is_none() {
+            self.doc
+                .insert("codec", Item::Value(Value::from(self.codec.to_string())));
+        }
+        let cases = self
+            .doc
+            .entry("case")
+            .or_insert(Item::ArrayOfTables(Default::default()));
+        let Some(cases) = cases.as_array_of_tables_mut() else {
+            return Err(format!("{}: `case` is not an array of tables", self.path));
+        };
+        for table in new.iter() {
+            cases.push(table.clone());
+        }
+        self.cases.extend(vectors::parse_file(&self.path, &text)?);
+        Ok(Some(unique))
+    }
+
+    /// Writes the file back.
+    pub fn save(&self) -> Result<(), String> {
+        // The codec line first, where the vector loader and readers look.
+        let text = self.doc.to_string();
+        std::fs::write(&self.path, text).map_err(|e| format!("cannot write {}: {e}", self.path))?;
+        vectors::parse_file(&self.path, &self.doc.to_string())
+            .map(|_| ())
+            .map_err(|e| format!("{} would not load again: {e}", self.path))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> String {
+        let dir =
+            std::env::temp_dir().join(format!("punycheck-regressions-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join(name).display().to_string()
+    }
+
+    #[test]
+    fn cases_are_appended_once_with_unique_names() {
+        let path = temp("punycode.toml");
+        std::fs::write(&path, "# my regressions\n[meta]\nowner = \"me\"\n").ok();
+        // A file with other tables is not a vector file: refused, untouched.
+        assert!(File::open(&path, Codec::Punycode).is_err());
+        std::fs::write(&path, "# my regressions\n").unwrap();
+        let mut file = File::open(&path, Codec::Punycode).unwrap();
+        let a = Request::Decode(b"ab-c_d".to_vec());
+        let b = Request::Decode(b"a-".to_vec());
+        assert_eq!(file.add("r", &a, "first").unwrap().as_deref(), Some("r"));
+        assert_eq!(file.add("r", &a, "again").unwrap(), None);
+        assert_eq!(file.add("r", &b, "other").unwrap().as_deref(), Some("r-2"));
+        file.save().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("# my regressions"), "{text}");
+        let cases = vectors::parse_file(&path, &text).unwrap();
+        assert_eq!(cases.len(), 2);
+        // Reopened, the same question is still not saved twice.
+        let mut again = File::open(&path, Codec::Punycode).unwrap();
+        assert_eq!(again.add("r", &a, "third").unwrap(), None);
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn another_codec_keeps_its_codec_line() {
+        let path = temp("lace.toml");
+        let _ = std::fs::remove_file(&path);
+        let mut file = File::open(&path, Codec::Lace).unwrap();
+        let request = Request::Encode {
+            code_points: vec![0x61, 0xE9],
+            flags: None,
+        };
+        assert!(file.add("x", &request, "test").unwrap().is_some());
+        file.save().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("codec = \"lace\""), "{text}");
+        assert_eq!(
+            vectors::parse_file(&path, &text).unwrap()[0].codec,
+            Codec::Lace
+        );
+        assert!(File::open(&path, Codec::Punycode).is_err());
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn an_unwritable_path_is_refused() {
+        assert!(check_writable("/nonexistent-dir/x.toml").is_err());
+        let path = temp("writable.toml");
+        check_writable(&path).unwrap();
+        assert!(!Path::new(&path).exists());
+    }
+}
