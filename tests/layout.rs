@@ -110,7 +110,7 @@ fn sibling_graphs() -> BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>>
     let mut graphs: BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
     for file in &files {
         // The binary is a front end, not part of the library's layering.
-        if file.ends_with("main.rs") {
+        if file.starts_with(src.join("bin")) {
             continue;
         }
         let module = module_of(&src, file);

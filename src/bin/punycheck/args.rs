@@ -1,0 +1,405 @@
+//! The command line's arguments: every subcommand and option, with clap.
+//! What each command does is in `main.rs`, which calls the library.
+
+use std::ffi::OsString;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use punycheck::codec::Codec;
+use punycheck::config;
+use punycheck::engines::declaration::{DirectionsDecl, DomainDecl, ErrorsDecl};
+use punycheck::engines::{Declaration, SpecOptions};
+use punycheck::utf8;
+
+use crate::SetupError;
+
+/// Checks Punycode (RFC 3492) implementations against each other and
+/// against the RFC's own C code; and AMC-ACE-Z, LACE and RFC 2279 UTF-8
+/// the same way (--codec).
+///
+/// With no command: every built-in implementation over every vector and a
+/// generated differential run, shown as a conformance matrix per codec.
+#[derive(Parser)]
+#[command(version, about)]
+pub(crate) struct Cli {
+    /// The codec: punycode (default), amc-ace-z, lace or utf8. Without a
+    /// command and without --codec, every codec.
+    #[arg(long, global = true, value_enum)]
+    pub(crate) codec: Option<CodecArg>,
+    #[command(subcommand)]
+    pub(crate) command: Option<Command>,
+}
+
+/// The codecs, as the command line names them.
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum CodecArg {
+    /// RFC 3492.
+    Punycode,
+    /// draft-ietf-idn-amc-ace-z-01.
+    AmcAceZ,
+    /// draft-ietf-idn-lace-00.
+    Lace,
+    /// RFC 2279.
+    Utf8,
+}
+
+impl From<CodecArg> for Codec {
+    fn from(arg: CodecArg) -> Self {
+        match arg {
+            CodecArg::Punycode => Codec::Punycode,
+            CodecArg::AmcAceZ => Codec::AmcAceZ,
+            CodecArg::Lace => Codec::Lace,
+            CodecArg::Utf8 => Codec::Utf8,
+        }
+    }
+}
+
+/// How text on the command line and in text files is read and written.
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum Utf8Arg {
+    /// Today's UTF-8 (RFC 3629): Unicode scalar values only.
+    Strict,
+    /// RFC 2279: 1 to 6 octets, values up to 0x7FFFFFFF, so code points
+    /// above U+10FFFF can be written as text.
+    Rfc2279,
+}
+
+impl From<Utf8Arg> for utf8::Mode {
+    fn from(arg: Utf8Arg) -> Self {
+        match arg {
+            Utf8Arg::Strict => utf8::Mode::Strict,
+            Utf8Arg::Rfc2279 => utf8::Mode::Rfc2279,
+        }
+    }
+}
+
+/// How an implementation is named, with what it is declared to support.
+#[derive(clap::Args, Clone)]
+pub(crate) struct ImplArgs {
+    /// The implementation: a built-in name (see `punycheck list`) or
+    /// exec:COMMAND for a program following RFC 3492 Appendix C's test
+    /// wrapper convention.
+    #[arg(long = "impl", value_name = "SPEC")]
+    pub(crate) spec: Option<String>,
+    #[command(flatten)]
+    pub(crate) declared: DeclArgs,
+}
+
+impl ImplArgs {
+    /// The spec given, or the clean-room code.
+    pub(crate) fn spec(&self) -> String {
+        self.spec.clone().unwrap_or_else(|| "cleanroom".into())
+    }
+}
+
+/// What the implementation under test supports: each option turns the
+/// differences it explains into a declared divergence class. Built-in
+/// implementations declare their own; an option given here overrides it.
+#[derive(clap::Args, Clone, Default)]
+pub(crate) struct DeclArgs {
+    /// The code points it takes and returns: unicode (Unicode scalar values
+    /// only) or u32 (any 32-bit value, as RFC 3492; the default).
+    #[arg(long, value_enum, value_name = "DOMAIN")]
+    pub(crate) domain: Option<DomainArg>,
+    /// How it reports failures: kinds (says invalid input or overflow; the
+    /// default) or failure-only (only says that it failed).
+    #[arg(long, value_enum, value_name = "ERRORS")]
+    pub(crate) errors: Option<ErrorsArg>,
+    /// It does not do Appendix A annotations (case flags).
+    #[arg(long)]
+    pub(crate) no_annotations: bool,
+    /// It only decodes: it is never asked to encode.
+    #[arg(long, conflicts_with = "encode_only")]
+    pub(crate) decode_only: bool,
+    /// It only encodes: it is never asked to decode.
+    #[arg(long)]
+    pub(crate) encode_only: bool,
+    /// The longest input it encodes, in code points (its own limit).
+    #[arg(long, value_name = "N")]
+    pub(crate) max_encode: Option<usize>,
+    /// The longest input it decodes, in bytes (its own limit).
+    #[arg(long, value_name = "N")]
+    pub(crate) max_decode: Option<usize>,
+    /// Seconds one run of an exec: program may take (a run that takes
+    /// longer is tried once more with four times as long before it counts
+    /// as a hang).
+    #[arg(long, value_name = "SECONDS")]
+    pub(crate) timeout: Option<f64>,
+}
+
+/// The default of --timeout.
+const DEFAULT_TIMEOUT: f64 = 5.0;
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum DomainArg {
+    Unicode,
+    U32,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum ErrorsArg {
+    Kinds,
+    FailureOnly,
+}
+
+impl DeclArgs {
+    pub(crate) fn declaration(&self) -> Declaration {
+        Declaration {
+            domain: self.domain.map(|d| match d {
+                DomainArg::Unicode => DomainDecl::Unicode,
+                DomainArg::U32 => DomainDecl::U32,
+            }),
+            errors: self.errors.map(|e| match e {
+                ErrorsArg::Kinds => ErrorsDecl::Kinds,
+                ErrorsArg::FailureOnly => ErrorsDecl::FailureOnly,
+            }),
+            annotations: self.no_annotations.then_some(false),
+            directions: if self.decode_only {
+                Some(DirectionsDecl::DecodeOnly)
+            } else if self.encode_only {
+                Some(DirectionsDecl::EncodeOnly)
+            } else {
+                None
+            },
+            max_encode: self.max_encode,
+            max_decode: self.max_decode,
+        }
+    }
+
+    pub(crate) fn timeout(&self) -> Result<f64, SetupError> {
+        let timeout = self.timeout.unwrap_or(DEFAULT_TIMEOUT);
+        if !(timeout.is_finite() && timeout > 0.0 && timeout <= 86_400.0) {
+            return Err(SetupError(format!(
+                "--timeout must be a number of seconds above 0 and at most 86400, not {timeout}"
+            )));
+        }
+        Ok(timeout)
+    }
+
+    pub(crate) fn options(&self, codec: Codec) -> Result<SpecOptions, SetupError> {
+        Ok(SpecOptions {
+            codec,
+            declaration: self.declaration(),
+            timeout: Duration::from_secs_f64(self.timeout()?),
+        })
+    }
+
+    /// The options as they are to be printed in a reproducer.
+    pub(crate) fn printed(&self) -> String {
+        let mut out = self.declaration().options();
+        if let Some(timeout) = self.timeout.filter(|&t| t != DEFAULT_TIMEOUT) {
+            out += &format!(" --timeout {timeout}");
+        }
+        out
+    }
+
+    /// These options over the configuration file's.
+    pub(crate) fn over(self, file: &config::Implementation) -> Result<DeclArgs, SetupError> {
+        let d = config::merge(file.declaration(), self.declaration());
+        Ok(DeclArgs {
+            domain: d.domain.map(|d| match d {
+                DomainDecl::Unicode => DomainArg::Unicode,
+                DomainDecl::U32 => DomainArg::U32,
+            }),
+            errors: d.errors.map(|e| match e {
+                ErrorsDecl::Kinds => ErrorsArg::Kinds,
+                ErrorsDecl::FailureOnly => ErrorsArg::FailureOnly,
+            }),
+            no_annotations: d.annotations == Some(false),
+            decode_only: d.directions == Some(DirectionsDecl::DecodeOnly),
+            encode_only: d.directions == Some(DirectionsDecl::EncodeOnly),
+            max_encode: d.max_encode,
+            max_decode: d.max_decode,
+            timeout: self.timeout.or(file.timeout),
+        })
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum Format {
+    Text,
+    Json,
+    Junit,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum Command {
+    /// Encodes lines (arguments, or standard input) to Punycode.
+    Encode {
+        #[command(flatten)]
+        implementation: ImplArgs,
+        /// Input is u+XXXX/U+XXXX tokens (U = uppercase flag), not UTF-8 text.
+        #[arg(long)]
+        codepoints: bool,
+        /// How input text is read: strict UTF-8, or RFC 2279 (code points
+        /// up to 0x7FFFFFFF).
+        #[arg(long, value_enum, default_value = "strict")]
+        utf8: Utf8Arg,
+        /// Lines to encode; standard input when none.
+        text: Vec<OsString>,
+    },
+    /// Decodes Punycode lines (arguments, or standard input).
+    Decode {
+        #[command(flatten)]
+        implementation: ImplArgs,
+        /// Output u+XXXX/U+XXXX tokens (with flags), not UTF-8 text.
+        #[arg(long)]
+        codepoints: bool,
+        /// How output text is written: strict UTF-8, or RFC 2279 (code
+        /// points up to 0x7FFFFFFF).
+        #[arg(long, value_enum, default_value = "strict")]
+        utf8: Utf8Arg,
+        /// Lines to decode; standard input when none.
+        text: Vec<OsString>,
+    },
+    /// Runs the vector files over implementations.
+    Vectors {
+        /// Implementations to run (repeatable; default: every built-in one).
+        #[arg(long = "impl", value_name = "SPEC")]
+        specs: Vec<String>,
+        /// More vector files, e.g. regressions saved by `check`.
+        #[arg(long = "file", value_name = "FILE")]
+        files: Vec<String>,
+        #[command(flatten)]
+        declared: DeclArgs,
+        /// List every skip and known deviation, case by case.
+        #[arg(long)]
+        verbose: bool,
+    },
+    /// Asks implementations the same generated questions as the C reference
+    /// and classifies every difference.
+    Diff(DiffArgs),
+    /// Everything a conformance gate needs for one implementation: vectors,
+    /// properties, and a differential run against the C reference.
+    Check(CheckArgs),
+    /// Asks one question of an implementation and of the C reference.
+    Repro(ReproArgs),
+    /// Lists the built-in implementations and what each declares.
+    List,
+    /// Prints the path of the RFC's own test wrapper, compiled, for use as
+    /// exec:PATH.
+    WrapperPath,
+    /// Times the built-in implementations on the same inputs, each answer
+    /// checked against the C reference first.
+    Bench(BenchArgs),
+}
+
+/// Times the built-in implementations on the same inputs, each answer
+/// checked against the C reference first.
+#[derive(clap::Args)]
+pub(crate) struct BenchArgs {
+    /// Fewer sizes (up to 10^4), labels and repetitions, 1 s per case.
+    #[arg(long)]
+    pub(crate) quick: bool,
+    /// The longest long input, in code points (at most 1000000).
+    #[arg(long, value_name = "N")]
+    pub(crate) max_size: Option<usize>,
+    /// Write the log-log plot of time against input length to this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub(crate) plot: Option<String>,
+    /// Write the results as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) json: Option<String>,
+    /// Write a compact Markdown table (as in the README) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) markdown: Option<String>,
+    /// Time budget of one implementation on one input set and direction
+    /// (default 10, or 1 with --quick); a long input whose extrapolated
+    /// time exceeds it is skipped.
+    #[arg(long, value_name = "S")]
+    pub(crate) seconds_per_case: Option<f64>,
+}
+
+/// Asks implementations the same generated questions as the C reference
+/// and classifies every difference.
+#[derive(clap::Args)]
+pub(crate) struct DiffArgs {
+    /// Implementations to compare (repeatable).
+    #[arg(long = "impl", value_name = "SPEC", required = true)]
+    pub(crate) specs: Vec<String>,
+    /// Generator seed (default: chosen and printed).
+    #[arg(long)]
+    pub(crate) seed: Option<u64>,
+    /// Number of generated questions.
+    #[arg(long, conflicts_with = "seconds")]
+    pub(crate) cases: Option<u64>,
+    /// Or: how long to run.
+    #[arg(long)]
+    pub(crate) seconds: Option<f64>,
+    #[command(flatten)]
+    pub(crate) declared: DeclArgs,
+}
+
+/// Everything a conformance gate needs for one implementation: vectors,
+/// properties, and a differential run against the C reference.
+#[derive(clap::Args)]
+pub(crate) struct CheckArgs {
+    #[command(flatten)]
+    pub(crate) implementation: ImplArgs,
+    /// Settings from this file (default: punycheck.toml in the working
+    /// directory, when there is one); options given here win.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) config: Option<String>,
+    /// How long to run in all, in seconds (default 30).
+    #[arg(long)]
+    pub(crate) seconds: Option<f64>,
+    /// Also stop after this many generated requests (for a run that is
+    /// the same on any machine).
+    #[arg(long)]
+    pub(crate) cases: Option<u64>,
+    /// Generator seed (default: chosen and printed).
+    #[arg(long)]
+    pub(crate) seed: Option<u64>,
+    /// Report format (default text).
+    #[arg(long, value_enum)]
+    pub(crate) format: Option<Format>,
+    /// Append each cause's reproducer, as a vector, to this file.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) save_regressions: Option<String>,
+    /// More vector files in the gate, e.g. regressions saved earlier.
+    #[arg(long = "file", value_name = "FILE")]
+    pub(crate) files: Vec<String>,
+    /// Causes recorded in this file are known, not failing; a new cause
+    /// fails, and so does a recorded cause that no longer reproduces.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) baseline: Option<String>,
+    /// Record the causes found in this file (a baseline to accept them).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) write_baseline: Option<String>,
+    /// Stop at the first cause (after minimizing it).
+    #[arg(long)]
+    pub(crate) fail_fast: bool,
+}
+
+/// Asks one question of an implementation and of the C reference.
+#[derive(clap::Args)]
+pub(crate) struct ReproArgs {
+    #[command(flatten)]
+    pub(crate) implementation: ImplArgs,
+    /// Code points to encode, as u+XXXX/U+XXXX tokens.
+    #[arg(long, group = "question")]
+    pub(crate) encode: Option<String>,
+    /// Encode without case flags.
+    #[arg(long, requires = "encode")]
+    pub(crate) no_flags: bool,
+    /// Also check the round-trip and uniqueness properties that start from
+    /// this question (as check does), and exit 1 if one breaks.
+    #[arg(long)]
+    pub(crate) properties: bool,
+    /// Punycode text to decode.
+    #[arg(long, group = "question")]
+    pub(crate) decode: Option<String>,
+    /// Bytes to decode, in hexadecimal.
+    #[arg(long, group = "question")]
+    pub(crate) decode_hex: Option<String>,
+    /// Append the question, with the C reference's answer, to this
+    /// vector file (e.g. a minimized fuzz crash, to replay in cargo test).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) save: Option<String>,
+    /// With --save: the case's name, unique across the vector files.
+    #[arg(long, requires = "save")]
+    pub(crate) name: Option<String>,
+    /// With --save: where the question comes from.
+    #[arg(long, requires = "save")]
+    pub(crate) provenance: Option<String>,
+}
