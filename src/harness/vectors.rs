@@ -41,6 +41,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("edge.toml", include_str!("../../vectors/edge.toml")),
     ("bias.toml", include_str!("../../vectors/bias.toml")),
     (
+        "unicode-limits.toml",
+        include_str!("../../vectors/unicode-limits.toml"),
+    ),
+    (
         "regressions.toml",
         include_str!("../../vectors/regressions.toml"),
     ),
