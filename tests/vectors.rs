@@ -164,10 +164,16 @@ fn builtin_engines_agree_on_every_vector() {
             ("libidn2", Outcome::Skip(reason)) => {
                 assert!(reason.contains("annotations"), "{}: {reason}", row.case)
             }
-            // Annotations and any bytes, but UTF-16: only the domain is missing.
-            ("icu", Outcome::Skip(reason)) => {
-                assert!(reason.contains("Unicode scalar"), "{}: {reason}", row.case)
-            }
+            // Annotations and any bytes, but UTF-16: only the domain is
+            // missing, and long inputs pass its declared limits (1000 code
+            // units to encode, 2000 to decode).
+            ("icu", Outcome::Skip(reason)) => assert!(
+                reason.contains("Unicode scalar")
+                    || reason.contains("exceed its limit of")
+                    || reason.contains("own size limit"),
+                "{}: {reason}",
+                row.case
+            ),
             _ => {}
         }
     }
@@ -271,6 +277,55 @@ fn invalid_vectors_cover_every_bad_input_kind() {
         assert!(
             seen.contains(&format!("{reason:?}")),
             "no vector for {reason:?}"
+        );
+    }
+}
+
+/// `unicode-limits.toml` asks only what an implementation that takes only
+/// Unicode scalar values can be asked: its encode inputs and its expected
+/// decodings are all scalar values (examples/derive_unicode_limits.rs).
+#[test]
+fn unicode_limit_vectors_stay_inside_unicode() {
+    let cases: Vec<Case> = cases()
+        .into_iter()
+        .filter(|c| c.file == "unicode-limits.toml")
+        .collect();
+    assert!(cases.len() >= 200, "{}", cases.len());
+    let scalar = |cps: &[u32]| cps.iter().all(|&c| char::from_u32(c).is_some());
+    for case in &cases {
+        if let Input::Encode(cps) = &case.input {
+            assert!(scalar(&cps.values), "{}", case.name);
+        }
+        if let Expected::Decoded(cps) = &case.expected {
+            assert!(scalar(&cps.values), "{}", case.name);
+        }
+        assert!(
+            case.provenance
+                .contains("Expected value computed by the C reference"),
+            "{}",
+            case.name
+        );
+    }
+    // Each reachable check is tripped, and both 32-bit limits are reached.
+    for check in [
+        OverflowCheck::DecodeDigit,
+        OverflowCheck::DecodeCodePoint,
+        OverflowCheck::EncodeDelta,
+        OverflowCheck::EncodeIncrement,
+    ] {
+        assert!(
+            cases.iter().any(|c| c.overflow_check == Some(check)),
+            "{check:?}"
+        );
+    }
+    for check in [
+        OverflowCheck::DecodeDigit,
+        OverflowCheck::EncodeDelta,
+        OverflowCheck::EncodeIncrement,
+    ] {
+        assert!(
+            cases.iter().any(|c| c.limit_check == Some(check)),
+            "{check:?}"
         );
     }
 }

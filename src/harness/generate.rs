@@ -3,6 +3,13 @@
 //! long inputs, code points near U+10FFFF and 0xFFFFFFFF, deltas on both
 //! sides of every overflow limit, and every printable ASCII character in
 //! Punycode text. The same seed gives the same sequence of requests.
+//!
+//! About one Punycode request in twelve is long and inside Unicode (see
+//! [`Generator::long_request`]): 1,900 to 4,100 code points that put a delta
+//! near 2^32 or 2^31 with code points up to U+10FFFF, or lengths around
+//! buffer sizes, and their encodings, mutated or not. Those are drawn from a
+//! stream of their own and replace the request they fall on, so the other
+//! requests of a seed are the ones they were before.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -15,6 +22,8 @@ use crate::punycode::{self, DELIMITER, MAXINT};
 /// Produces requests from a seed.
 pub struct Generator {
     rng: ChaCha8Rng,
+    /// The stream of the long requests inside Unicode.
+    long_rng: ChaCha8Rng,
     count: u64,
     codec: Codec,
     /// The codec's reference, for valid encodings of the other codecs.
@@ -63,6 +72,110 @@ fn length(rng: &mut ChaCha8Rng) -> usize {
     }
 }
 
+/// One Punycode request in this many is a long one inside Unicode.
+const LONG_ONE_IN: u32 = 12;
+
+/// The ChaCha stream of the long requests (the others use stream 0).
+const LONG_STREAM: u64 = 0x3492;
+
+/// Input lengths around the sizes of fixed buffers.
+const BUFFER_EDGES: [usize; 12] = [
+    255, 256, 257, 511, 512, 513, 1023, 1024, 1025, 2047, 2048, 2049,
+];
+
+/// Code points from U+0080 up, in the runs of a long mixed input.
+const NON_BASIC: [u32; 6] = [0xE9, 0x416, 0x4E2D, 0xFFFD, 0x1_F600, 0x10_FFFD];
+
+/// Basic letters, `n` of them.
+fn letters(rng: &mut ChaCha8Rng, n: usize) -> Vec<u32> {
+    let letter = u32::from(*pick(rng, b"abcxyz"));
+    if rng.random_bool(0.5) {
+        vec![letter; n]
+    } else {
+        (0..n).map(|_| u32::from(*pick(rng, b"abcxyz"))).collect()
+    }
+}
+
+/// Long code points inside Unicode aimed at a limit: `h1 - 1` basic code
+/// points and one `m` after `p` of them make the first delta
+/// `(m - 0x80) * h1 + p` (section 6.3), here within about `2 * h1` of 2^32,
+/// 2^31 or 2^26; or basic code points around a code point near U+10FFFF;
+/// or runs of mixed code points with a length around a buffer size.
+fn long_code_points(rng: &mut ChaCha8Rng) -> Vec<u32> {
+    match rng.random_range(0..6) {
+        shape @ 0..=2 => {
+            let (power, least_h1) = match shape {
+                0 | 1 => (1u64 << 32, 3856),
+                _ => (1 << 31, 1928),
+            };
+            let h1: u64 = rng.random_range(least_h1..=least_h1 + 240);
+            let target = (power + rng.random_range(0..=3 * h1)).saturating_sub(2 * h1);
+            let m = u32::try_from(0x80 + target / h1).map_or(0x10_FFFF, |m| m.min(0x10_FFFF));
+            // h1 < 4100, so these are exact.
+            let p = rng.random_range(0..h1 as usize);
+            let mut v = letters(rng, h1 as usize - 1);
+            v.insert(p, m);
+            v
+        }
+        3 => {
+            let n = rng.random_range(1900..=4100);
+            let mut v = letters(rng, n);
+            let at = if rng.random_bool(0.5) {
+                0
+            } else {
+                rng.random_range(0..=v.len())
+            };
+            v.insert(at, 0x10_FFFF - rng.random_range(0..16));
+            v
+        }
+        4 => {
+            let len = (*pick(rng, &BUFFER_EDGES) + rng.random_range(0..=2)).saturating_sub(1);
+            let mut v = Vec::with_capacity(len);
+            while v.len() < len {
+                let cp = if rng.random_bool(0.5) {
+                    u32::from(*pick(rng, b"ab-0"))
+                } else {
+                    *pick(rng, &NON_BASIC)
+                };
+                let n = rng.random_range(1..10).min(len - v.len());
+                v.extend(std::iter::repeat_n(cp, n));
+            }
+            v
+        }
+        _ => {
+            // 2^26: the 26-bit integers of section 6.4, with 61 to 200 code points.
+            let h1: u64 = rng.random_range(61..=200);
+            let target = ((1u64 << 26) + rng.random_range(0..=3 * h1)).saturating_sub(2 * h1);
+            let m = u32::try_from(0x80 + target / h1).unwrap_or(0x10_FFFF);
+            let p = rng.random_range(0..h1 as usize);
+            let mut v = letters(rng, h1 as usize - 1);
+            v.insert(p, m);
+            v
+        }
+    }
+}
+
+/// Section 3.3's integer for any `q`, also one above 32 bits (a decoder
+/// must refuse it), lowercase.
+fn integer(mut q: u64, bias: u32, out: &mut Vec<u8>) {
+    let mut k = punycode::BASE;
+    loop {
+        let t = u64::from(punycode::threshold(k, bias));
+        if q < t {
+            break;
+        }
+        // Below BASE, so the narrowing is exact.
+        out.push(punycode::digit_char(
+            (t + (q - t) % (u64::from(punycode::BASE) - t)) as u32,
+            false,
+        ));
+        q = (q - t) / (u64::from(punycode::BASE) - t);
+        k += punycode::BASE;
+    }
+    // q < t <= 26 here.
+    out.push(punycode::digit_char(q as u32, false));
+}
+
 impl Generator {
     /// A generator of Punycode requests for `seed`.
     pub fn new(seed: u64) -> Self {
@@ -73,8 +186,11 @@ impl Generator {
     /// hand-made regions below; for the other codecs the same code points,
     /// and encoded text from their reference, mutated with their alphabet.
     pub fn for_codec(codec: Codec, seed: u64) -> Self {
+        let mut long_rng = ChaCha8Rng::seed_from_u64(seed);
+        long_rng.set_stream(LONG_STREAM);
         Generator {
             rng: ChaCha8Rng::seed_from_u64(seed),
+            long_rng,
             count: 0,
             codec,
             reference: (codec != Codec::Punycode)
@@ -86,6 +202,18 @@ impl Generator {
     /// The next request, alternating between encoding and decoding.
     pub fn next_request(&mut self) -> Request {
         self.count += 1;
+        // Decided on the long stream, and the request it replaces is still
+        // drawn, so that the main stream stays where it was.
+        let long = self.codec == Codec::Punycode && self.long_rng.random_ratio(1, LONG_ONE_IN);
+        let request = self.regular_request();
+        if long {
+            self.long_request(matches!(request, Request::Encode { .. }))
+        } else {
+            request
+        }
+    }
+
+    fn regular_request(&mut self) -> Request {
         if self.count.is_multiple_of(2) {
             let mut request = self.encode_request();
             if let Request::Encode { flags, .. } = &mut request
@@ -143,6 +271,59 @@ impl Generator {
             8 => (0..length(rng)).map(|_| *pick(rng, alphabet)).collect(),
             _ => (0..length(rng)).map(|_| rng.random()).collect(),
         }
+    }
+
+    /// A long request inside Unicode, from the long stream: code points
+    /// aimed at a limit, or Punycode: the C reference's encoding of such
+    /// code points, mutated at its end half of the time, or a literal part
+    /// and one integer near 2^32 or 2^31.
+    pub fn long_request(&mut self, encode: bool) -> Request {
+        let rng = &mut self.long_rng;
+        if encode {
+            let code_points = long_code_points(rng);
+            let flags = rng
+                .random_bool(0.3)
+                .then(|| code_points.iter().map(|_| rng.random_bool(0.1)).collect());
+            return Request::Encode { code_points, flags };
+        }
+        if rng.random_bool(0.25) {
+            // The wrapped i of a decoder without the check lands inside
+            // Unicode once the literal part is this long.
+            let basics = rng.random_range(3855..=4100);
+            let mut text: Vec<u8> = letters(rng, basics).iter().map(|&c| c as u8).collect();
+            text.push(DELIMITER);
+            let power = if rng.random_bool(0.7) {
+                1u64 << 32
+            } else {
+                1 << 31
+            };
+            let q = (power + rng.random_range(0..=8192)).saturating_sub(4096);
+            integer(q, punycode::INITIAL_BIAS, &mut text);
+            return Request::Decode(text);
+        }
+        let text = loop {
+            let code_points = long_code_points(rng);
+            if let Ok(text) = crate::c_reference::encode(&code_points, None) {
+                break text;
+            }
+        };
+        let mut text = text;
+        match rng.random_range(0..6) {
+            0 | 1 | 2 => {}
+            3 => {
+                // The last digit changed.
+                if let Some(last) = text.last_mut() {
+                    let d = punycode::digit_value(*last).unwrap_or(0);
+                    let d = (d + rng.random_range(1..punycode::BASE)) % punycode::BASE;
+                    *last = punycode::digit_char(d, false);
+                }
+            }
+            4 => text.push(*pick(rng, b"0a9z")),
+            _ => {
+                text.pop();
+            }
+        }
+        Request::Decode(text)
     }
 
     /// Code points with optional flags.
@@ -360,8 +541,11 @@ mod tests {
         let mut g = Generator::new(1);
         let mut checks = BTreeSet::new();
         let (mut long, mut printable, mut near_max, mut ok_decodes) = (0, BTreeSet::new(), 0, 0);
+        let mut unicode = Unicode::default();
         for _ in 0..20_000 {
-            match g.next_request() {
+            let request = g.next_request();
+            unicode.measure(&request);
+            match request {
                 Request::Encode { code_points, flags } => {
                     long += usize::from(code_points.len() >= 64);
                     near_max += usize::from(code_points.iter().any(|&c| c >= MAXINT - 0x100));
@@ -383,6 +567,7 @@ mod tests {
                 }
             }
         }
+        unicode.check();
         for check in [
             OverflowCheck::DecodeDigit,
             OverflowCheck::DecodeCodePoint,
@@ -400,5 +585,99 @@ mod tests {
             long > 100 && near_max > 100 && ok_decodes > 3000,
             "{long} {near_max} {ok_decodes}"
         );
+    }
+
+    /// What the long requests inside Unicode reach: overflow checks tripped
+    /// and limits passed with Unicode scalar values only, 1,900 code points
+    /// and more, deltas near 2^32 and 2^31, and lengths around buffer sizes.
+    #[derive(Debug, Default)]
+    struct Unicode {
+        long_encodes: usize,
+        long_decodes: usize,
+        checks: std::collections::BTreeSet<crate::punycode::OverflowCheck>,
+        /// Valid, inside Unicode, with a delta from 2^32 - 2^16 to maxint.
+        near_2_32: usize,
+        /// Valid, inside Unicode, with the decoder's i above 2^31 - 1.
+        above_2_31: usize,
+        /// Decodings of long text that fail at the end of the input.
+        bad_ends: usize,
+        edges: std::collections::BTreeSet<usize>,
+    }
+
+    impl Unicode {
+        fn measure(&mut self, request: &Request) {
+            use crate::punycode::Error;
+            let scalar = |cps: &[u32]| cps.iter().all(|&c| char::from_u32(c).is_some());
+            // Only the few non-basic code points of the aimed shapes are
+            // traced: a trace copies the output at every insertion.
+            let few_non_basic = |cps: &[u32]| cps.iter().filter(|&&c| c >= 0x80).count() <= 2;
+            match request {
+                Request::Encode { code_points, .. } => {
+                    if !scalar(code_points) {
+                        return;
+                    }
+                    if BUFFER_EDGES.contains(&code_points.len()) {
+                        self.edges.insert(code_points.len());
+                    }
+                    if code_points.len() < 1900 {
+                        return;
+                    }
+                    self.long_encodes += 1;
+                    match punycode::encode(code_points, None) {
+                        Err(Error::Overflow { check, .. }) => {
+                            self.checks.insert(check);
+                        }
+                        Ok(_) if few_non_basic(code_points) => {
+                            let (_, steps) = punycode::encode_traced(code_points, None);
+                            let top = steps.iter().map(|s| s.delta).max().unwrap_or(0);
+                            self.near_2_32 += usize::from(top >= MAXINT - 0xFFFF);
+                        }
+                        _ => {}
+                    }
+                }
+                Request::Decode(text) => {
+                    if text.len() < 1900 {
+                        return;
+                    }
+                    self.long_decodes += 1;
+                    match punycode::decode(text) {
+                        Err(Error::Overflow { check, .. }) => {
+                            self.checks.insert(check);
+                        }
+                        Err(Error::BadInput { position, .. }) if position + 1 >= text.len() => {
+                            self.bad_ends += 1;
+                        }
+                        Ok(decoded)
+                            if scalar(&decoded.code_points)
+                                && few_non_basic(&decoded.code_points) =>
+                        {
+                            let (_, steps) = punycode::decode_traced(text);
+                            let top = steps.iter().map(|s| s.i_before_wrap).max().unwrap_or(0);
+                            self.above_2_31 += usize::from(top > i32::MAX as u32);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+
+        fn check(&self) {
+            use crate::punycode::OverflowCheck::*;
+            for check in [DecodeDigit, EncodeDelta, EncodeIncrement] {
+                assert!(
+                    self.checks.contains(&check),
+                    "{check:?} not reached: {self:?}"
+                );
+            }
+            assert!(
+                self.long_encodes > 400
+                    && self.long_decodes > 400
+                    && self.near_2_32 > 20
+                    && self.above_2_31 > 20
+                    && self.bad_ends > 20
+                    && self.edges.len() == BUFFER_EDGES.len(),
+                "{self:?}"
+            );
+        }
     }
 }

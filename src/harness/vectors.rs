@@ -41,6 +41,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("edge.toml", include_str!("../../vectors/edge.toml")),
     ("bias.toml", include_str!("../../vectors/bias.toml")),
     (
+        "unicode-limits.toml",
+        include_str!("../../vectors/unicode-limits.toml"),
+    ),
+    (
         "regressions.toml",
         include_str!("../../vectors/regressions.toml"),
     ),
@@ -236,7 +240,7 @@ pub fn case_to_toml(
             let cps = CodePoints::with_flags(code_points, flags.as_deref());
             out += &format!(
                 "op = \"encode\"\ninput = {}\nannotations = {}\n",
-                quote(&cps.to_string()),
+                quote(&cps.compact()),
                 flags.is_some()
             );
         }
@@ -262,7 +266,7 @@ pub fn case_to_toml(
                 }
             }
         }
-        Expected::Decoded(cps) => out += &format!("output = {}\n", quote(&cps.to_string())),
+        Expected::Decoded(cps) => out += &format!("output = {}\n", quote(&cps.compact())),
         Expected::Error(kind) => out += &format!("error = {}\n", quote(kind.name())),
     }
     out += &format!("provenance = {}\n", quote(provenance));
@@ -332,14 +336,22 @@ provenance = "test"
             },
             Request::Decode(b"a-\"'\\".to_vec()),
             Request::Decode(vec![0xC3, 0xA9, b'-']),
+            // Long runs are written as u+XXXX*N, both ways.
+            Request::Encode {
+                code_points: [0x10_FFFF].into_iter().chain([0x61; 1927]).collect(),
+                flags: None,
+            },
+            Request::Decode(b"a".repeat(600).into_iter().chain(*b"-a").collect()),
         ];
         let mut text = String::new();
         for (k, request) in requests.iter().enumerate() {
             let expected = crate::harness::compare::reference(request).unwrap();
             text += &case_to_toml(&format!("r{k}"), request, &expected, "test");
         }
+        assert!(text.contains("u+10FFFF u+0061*1927"), "{text}");
+        assert!(text.contains("u+0080 u+0061*600"), "{text}");
         let cases = parse_file("r.toml", &text).unwrap();
-        assert_eq!(cases.len(), 4);
+        assert_eq!(cases.len(), 6);
         for (case, request) in cases.iter().zip(&requests) {
             assert_eq!(&crate::harness::runner::request_of(case), request);
             assert_eq!(

@@ -89,16 +89,80 @@ impl CodePoints {
         }
     }
 
-    /// Parses whitespace-separated `u+XXXX`/`U+XXXX` tokens.
+    /// Parses whitespace-separated `u+XXXX`/`U+XXXX` tokens. A token may
+    /// end in `*N` (`u+0061*1927`): N copies of that code point and flag,
+    /// N a decimal number from 1, so that long vectors stay short. At most
+    /// [`CodePoints::MAX_PARSED`] code points in all, checked before
+    /// anything is allocated for a run.
     pub fn parse(text: &str) -> Result<Self, String> {
         let mut cps = CodePoints::default();
         for token in text.split_whitespace() {
-            let (cp, flag) =
-                parse_code_point_token(token).ok_or_else(|| format!("bad code point {token:?}"))?;
-            cps.values.push(cp);
-            cps.flags.push(flag);
+            let (single, count) = match token.split_once('*') {
+                None => (token, 1),
+                Some((single, count)) => (single, parse_run_length(token, count)?),
+            };
+            let (cp, flag) = parse_code_point_token(single)
+                .ok_or_else(|| format!("bad code point {token:?}"))?;
+            if cps.values.len() + count > Self::MAX_PARSED {
+                return Err(format!(
+                    "more than {} code points (at {token:?})",
+                    Self::MAX_PARSED
+                ));
+            }
+            cps.values.extend(std::iter::repeat_n(cp, count));
+            cps.flags.extend(std::iter::repeat_n(flag, count));
         }
         Ok(cps)
+    }
+
+    /// The most code points [`CodePoints::parse`] accepts in one text.
+    pub const MAX_PARSED: usize = 10_000_000;
+
+    /// The shortest text [`CodePoints::parse`] reads back as `self`: like
+    /// `Display`, except that a run of [`CodePoints::MIN_RUN`] or more
+    /// equal code points with equal flags is one `u+XXXX*N` token. For
+    /// vector files; `Display` stays one token per code point, which is
+    /// what the `exec:` convention sends.
+    pub fn compact(&self) -> String {
+        let pairs: Vec<(u32, bool)> = self
+            .values
+            .iter()
+            .copied()
+            .zip(self.flags.iter().copied())
+            .collect();
+        let mut tokens = Vec::new();
+        for run in pairs.chunk_by(|a, b| a == b) {
+            let (cp, flag) = run[0];
+            let token = format!("{}+{cp:04X}", if flag { 'U' } else { 'u' });
+            if run.len() >= Self::MIN_RUN {
+                tokens.push(format!("{token}*{}", run.len()));
+            } else {
+                tokens.extend(std::iter::repeat_n(token, run.len()));
+            }
+        }
+        tokens.join(" ")
+    }
+
+    /// The shortest run [`CodePoints::compact`] writes as `u+XXXX*N`.
+    pub const MIN_RUN: usize = 4;
+}
+
+/// The `N` of a `u+XXXX*N` token: decimal digits, from 1 to
+/// [`CodePoints::MAX_PARSED`].
+fn parse_run_length(token: &str, count: &str) -> Result<usize, String> {
+    if count.is_empty() || !count.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "bad run length in {token:?} (u+XXXX*N, N a decimal number from 1)"
+        ));
+    }
+    // Only digits, so parsing fails only when the number does not fit.
+    match count.parse::<usize>() {
+        Ok(0) => Err(format!("run length 0 in {token:?} (N starts at 1)")),
+        Ok(n) if n <= CodePoints::MAX_PARSED => Ok(n),
+        _ => Err(format!(
+            "run length in {token:?} exceeds {}",
+            CodePoints::MAX_PARSED
+        )),
     }
 }
 
@@ -199,5 +263,121 @@ pub fn describe(answer: &Result<Expected, EngineError>) -> String {
         Ok(Expected::Decoded(cps)) => format!("[{cps}]"),
         Ok(Expected::Error(kind)) => format!("error {kind}"),
         Err(e) => e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cps(pairs: &[(u32, bool)]) -> CodePoints {
+        CodePoints {
+            values: pairs.iter().map(|p| p.0).collect(),
+            flags: pairs.iter().map(|p| p.1).collect(),
+        }
+    }
+
+    #[test]
+    fn run_length_tokens_repeat_one_code_point_and_flag() {
+        let parsed = CodePoints::parse("u+0061*3 U+10FFFF*2 u+0062").unwrap();
+        assert_eq!(
+            parsed,
+            cps(&[
+                (0x61, false),
+                (0x61, false),
+                (0x61, false),
+                (0x10_FFFF, true),
+                (0x10_FFFF, true),
+                (0x62, false),
+            ])
+        );
+        assert_eq!(
+            CodePoints::parse("u+0061*1").unwrap(),
+            cps(&[(0x61, false)])
+        );
+        let long = CodePoints::parse("u+0061*1927").unwrap();
+        assert_eq!(long.values, vec![0x61; 1927]);
+        // Display, the exec: wire format, stays one token per code point.
+        assert_eq!(
+            CodePoints::parse("U+0041*2").unwrap().to_string(),
+            "U+0041 U+0041"
+        );
+    }
+
+    #[test]
+    fn bad_run_lengths_are_errors_not_panics() {
+        for text in [
+            "u+0061*0",
+            "u+0061*",
+            "*3",
+            "u+*3",
+            "u+0061*-1",
+            "u+0061*+1",
+            "u+0061*1.5",
+            "u+0061*3*3",
+            "u+0061*x",
+            "u+0061 *3",
+            "u+0061*10000001",
+            "u+0061*18446744073709551616",
+            "u+0061*99999999999999999999999999",
+        ] {
+            assert!(CodePoints::parse(text).is_err(), "{text:?} parsed");
+        }
+        // The cap is on the total, checked before a run is allocated.
+        let max = CodePoints::MAX_PARSED;
+        assert!(CodePoints::parse(&format!("u+0061*{max} u+0062")).is_err());
+        assert!(CodePoints::parse(&format!("u+0061*{max} u+0062*{max}")).is_err());
+        assert_eq!(
+            CodePoints::parse(&format!("u+0061*{}", max - 1))
+                .unwrap()
+                .values
+                .len(),
+            max - 1
+        );
+    }
+
+    #[test]
+    fn compact_writes_runs_of_four_or_more() {
+        let x = cps(&[
+            (0x61, false),
+            (0x61, false),
+            (0x61, false),
+            (0x62, false),
+            (0x62, false),
+            (0x62, false),
+            (0x62, false),
+            (0x62, true),
+            (0x10_FFFF, false),
+        ]);
+        assert_eq!(x.compact(), "u+0061 u+0061 u+0061 u+0062*4 U+0062 u+10FFFF");
+        assert_eq!(CodePoints::default().compact(), "");
+        let plain = cps(&[(0x61, true), (0xFFFF_FFFF, false)]);
+        assert_eq!(plain.compact(), plain.to_string());
+    }
+
+    #[test]
+    fn compact_reads_back_as_itself() {
+        let mut state = 0x3492_u64;
+        let mut next = |n: u64| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) % n
+        };
+        for _ in 0..500 {
+            let mut x = CodePoints::default();
+            for _ in 0..next(12) {
+                let value = [0x61, 0x80, 0x10_FFFF, 0xFFFF_FFFF][next(4) as usize];
+                let flag = next(3) == 0;
+                for _ in 0..=next(7) {
+                    x.values.push(value);
+                    x.flags.push(flag);
+                }
+            }
+            let text = x.compact();
+            assert_eq!(CodePoints::parse(&text).unwrap(), x, "{text}");
+            assert_eq!(CodePoints::parse(&x.to_string()).unwrap(), x);
+            assert!(text.len() <= x.to_string().len());
+        }
     }
 }

@@ -2,9 +2,15 @@
 """pyny: an independent Punycode (RFC 3492) codec behind the command-line
 convention of the RFC's Appendix C test wrapper, with optional planted bugs.
 
-Usage:  pyny.py [--bug NAME] -e      code points in, Punycode out
-        pyny.py [--bug NAME] -d      Punycode in, code points out
+Usage:  pyny.py [--unicode] [--bug NAME] -e      code points in, Punycode out
+        pyny.py [--unicode] [--bug NAME] -d      Punycode in, code points out
         pyny.py --help
+
+  --unicode  take and return only Unicode scalar values, as an implementation
+             built on Python's str and UTF-8 would: a code point above
+             U+10FFFF or a surrogate (U+D800-U+DFFF) to encode, or decoded
+             from Punycode where RFC 3492 would return it, is "invalid
+             input". Inside Unicode it answers exactly as without the option.
 
 Protocol (the compiled Appendix C wrapper, reproduced byte for byte):
 
@@ -37,6 +43,8 @@ Protocol (the compiled Appendix C wrapper, reproduced byte for byte):
                               (the wrapper's limit is 256), or a NUL byte
                               inside the line after its first character
                               (the wrapper measures the line with strlen)
+                              (with --unicode, "invalid input" also means a
+                              code point that is not a Unicode scalar value)
     "I/O error"               reading or writing failed
   A NUL byte as the first character of the line is undefined behaviour in
   the wrapper (it crashes); pyny reports "invalid input". Usage errors exit
@@ -73,6 +81,26 @@ Planted bugs (--bug NAME changes exactly one thing; sections of RFC 3492):
                          lowercase flag (Appendix A)
   basic-case-kept        encoder copies ASCII letters without forcing them
                          to the case of their flag (Appendix A)
+  signed-encoder         the encoder's overflow checks use 2^31-1, the
+                         decoder's 2^32-1: signed 32-bit integers on one
+                         side only (6.4)
+  int26                  every overflow check uses 2^26-1: the 26 bits that
+                         section 6.4 says suffice for IDNA labels, used for
+                         any input
+  weight-strict          decoder: the weight check tests w * base instead of
+                         w * (base - t), so it refuses some valid deltas
+                         from about 3.46 * 10^9 on (inputs of more than
+                         3100 code points) (6.2)
+  trailing-zero          decoder: a "0" at the end of the input is taken for
+                         the end of the input, as if it were a terminator
+  buffer-256             output silently cut to 256 units: bytes when
+                         encoding, code points when decoding (success, no
+                         message)
+  buffer-512-overrun     decoder with a 512-entry output array whose space
+                         check is off by one (> instead of >=, as in OpenSSL
+                         CVE-2022-3602): the 513th code point inserted is
+                         written past the array, an uncaught IndexError
+                         (exit status 70)
 """
 
 import bisect
@@ -82,7 +110,7 @@ import sys
 
 # The bug list is kept once, in the docstring above: a name is a word two
 # spaces in on a line of that list.
-BUGS = re.findall(r"^  ([a-z][a-z-]+) ", __doc__.split("Planted bugs")[1], re.M)
+BUGS = re.findall(r"^  ([a-z][a-z0-9-]+) ", __doc__.split("Planted bugs")[1], re.M)
 
 # Bootstring parameters for Punycode (RFC 3492 section 5).
 BASE, TMIN, TMAX, SKEW, DAMP = 36, 1, 26, 38, 700
@@ -95,6 +123,10 @@ ULONG_MAX = 2**64 - 1  # scanf's %lx reads an LP64 unsigned long
 # Our limits where the wrapper has 256.
 MAX_CODE_POINTS = 100_000
 MAX_LINE = 100_000
+
+# The planted buffer sizes (--bug buffer-256, --bug buffer-512-overrun).
+SHORT_BUFFER = 256
+FIXED_OUTPUT = 512
 
 # The overflow checks of sections 6.2 and 6.3, by the bug that removes one.
 UNCHECKED = {
@@ -127,12 +159,26 @@ class IOFailure(Failure):
     message = "I/O error"
 
 
+def is_scalar(code_point: int) -> bool:
+    """A Unicode scalar value: what a Python str holds once encoded."""
+    return code_point <= 0x10FFFF and not 0xD800 <= code_point <= 0xDFFF
+
+
 class Punycode:
     """Sections 6.1-6.3 with Appendix A annotations, one bug optional."""
 
-    def __init__(self, bug: str | None = None):
+    def __init__(self, bug: str | None = None, unicode: bool = False):
         self.bug = bug
-        self.maxint = 0x7FFFFFFF if bug == "signed-int" else UINT32_MAX
+        self.unicode = unicode
+        self.maxint = UINT32_MAX
+
+    def _limit(self, encoding: bool) -> int:
+        """The largest value the integers of one direction hold (6.4)."""
+        if self.bug == "int26":
+            return 2**26 - 1
+        if self.bug == "signed-int" or (self.bug == "signed-encoder" and encoding):
+            return 0x7FFFFFFF
+        return UINT32_MAX
 
     def _fit(self, value: int, check: str) -> int:
         """An arithmetic result that must fit a punycode_uint (6.4)."""
@@ -202,6 +248,15 @@ class Punycode:
 
     # 6.3 Encoding procedure
     def encode(self, code_points: list[int], flags: list[bool]) -> list[int]:
+        self.maxint = self._limit(encoding=True)
+        if self.unicode and not all(map(is_scalar, code_points)):
+            raise BadInput
+        output = self._encode(code_points, flags)
+        if self.bug == "buffer-256":
+            del output[SHORT_BUFFER:]
+        return output
+
+    def _encode(self, code_points: list[int], flags: list[bool]) -> list[int]:
         output = [self.basic_char(c, f) for c, f in zip(code_points, flags) if c < INITIAL_N]
         h = b = len(output)
         if b > 0 or self.bug == "always-delimiter":
@@ -239,6 +294,15 @@ class Punycode:
 
     # 6.2 Decoding procedure
     def decode(self, text: bytes) -> tuple[list[int], list[bool]]:
+        self.maxint = self._limit(encoding=False)
+        if self.bug == "trailing-zero" and text.endswith(b"0"):
+            text = text[:-1]
+        output, upper = self._decode(text)
+        if self.bug == "buffer-256":
+            del output[SHORT_BUFFER:], upper[SHORT_BUFFER:]
+        return output, upper
+
+    def _decode(self, text: bytes) -> tuple[list[int], list[bool]]:
         split = text.find(DELIMITER) if self.bug == "first-delimiter" else text.rfind(DELIMITER)
         # Appendix C counts a delimiter at position 0 as no delimiter at all:
         # nothing is consumed before it, so it must then be read as a digit.
@@ -248,6 +312,8 @@ class Punycode:
             basic, pos = b"", 0
         if any(c >= INITIAL_N for c in basic):
             raise BadInput
+        if self.bug == "buffer-512-overrun" and len(basic) > FIXED_OUTPUT:
+            raise TooBig
         output = list(basic)
         upper = [ord("A") <= c <= ord("Z") for c in basic]  # Appendix A
 
@@ -267,6 +333,8 @@ class Punycode:
                 t = self.threshold(k, bias)
                 if digit < t:
                     break
+                if self.bug == "weight-strict" and w * BASE > self.maxint:
+                    raise Overflow
                 w = self._fit(w * (BASE - t), "w*(base-t)")
                 k += BASE
             size = len(output) + 1
@@ -274,7 +342,16 @@ class Punycode:
             # unsigned subtraction then wraps it back.
             bias = self.adapt((i - oldi) & UINT32_MAX if i < oldi else i - oldi, size, oldi == 0)
             n = self._fit(n + i // size, "n + i div (len+1)")
+            if self.unicode and not is_scalar(n):
+                raise BadInput
             i %= size
+            if self.bug == "buffer-512-overrun":
+                # C: "if (out > max_out) return big_output;" where >= was
+                # meant; the memmove then writes output[512].
+                if len(output) > FIXED_OUTPUT:
+                    raise TooBig
+                if len(output) == FIXED_OUTPUT:
+                    raise IndexError("list assignment index out of range")
             output.insert(i, n)
             # Appendix A: the case of the delta's last character.
             last = text[pos - 1]
@@ -373,19 +450,25 @@ def write_all(fd: int, data: bytes) -> None:
 
 
 def usage(message: str) -> int:
-    text = f"pyny.py: {message}\nusage: pyny.py [--bug NAME] -e|-d (--help lists the bugs)\n"
+    text = (
+        f"pyny.py: {message}\n"
+        "usage: pyny.py [--unicode] [--bug NAME] -e|-d (--help lists the bugs)\n"
+    )
     write_all(2, text.encode())
     return 2
 
 
 def main(args: list[str]) -> int:
     mode = bug = None
+    unicode = False
     rest = iter(args)
     for arg in rest:
         if arg in ("-h", "--help"):
             write_all(1, __doc__.encode())
             return 0
-        if arg == "--bug" or arg.startswith("--bug="):
+        if arg == "--unicode":
+            unicode = True
+        elif arg == "--bug" or arg.startswith("--bug="):
             name = next(rest, None) if arg == "--bug" else arg[len("--bug="):]
             if name is None or bug is not None:
                 return usage("--bug takes one NAME, once")
@@ -399,7 +482,7 @@ def main(args: list[str]) -> int:
     if mode is None:
         return usage("needs -e or -d")
 
-    codec = Punycode(bug)
+    codec = Punycode(bug, unicode)
     try:
         try:
             with open(0, "rb", closefd=False) as stdin:
