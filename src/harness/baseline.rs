@@ -71,7 +71,7 @@ impl Entry {
     pub fn of(cause: &Cause) -> Self {
         let (encode, flags, decode_hex) = match &cause.request {
             Request::Encode { code_points, flags } => (
-                Some(CodePoints::with_flags(code_points, flags.as_deref()).to_string()),
+                Some(CodePoints::with_flags(code_points, flags.as_deref()).compact()),
                 Some(flags.is_some()),
                 None,
             ),

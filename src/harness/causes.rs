@@ -281,35 +281,36 @@ pub fn show(request: &Request) -> String {
             } else {
                 "without flags"
             };
-            format!("encode [{}] {how}", compact(&cps))
+            format!("encode [{}] {how}", cps.compact())
         }
-        Request::Decode(bytes) => format!("decode {:?}", String::from_utf8_lossy(bytes)),
+        Request::Decode(bytes) => format!("decode {}", compact_text(bytes)),
     }
 }
 
-/// Code points with runs of four or more written `u+XXXX*N`.
-fn compact(cps: &CodePoints) -> String {
-    let mut out = Vec::new();
-    let pairs: Vec<(u32, bool)> = cps
-        .values
-        .iter()
-        .copied()
-        .zip(cps.flags.iter().copied())
-        .collect();
+/// Text with runs of 8 or more of one byte written `N × "c"`, the pieces
+/// joined with `+`: `1927 × "a" + "-j368346o"`.
+pub fn compact_text(bytes: &[u8]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut plain: Vec<u8> = Vec::new();
     let mut k = 0;
-    while k < pairs.len() {
-        let run = pairs[k..].iter().take_while(|p| **p == pairs[k]).count();
-        let (cp, flag) = pairs[k];
-        let token = format!("{}+{cp:04X}", if flag { 'U' } else { 'u' });
-        if run >= 4 {
-            out.push(format!("{token}*{run}"));
-            k += run;
+    while k < bytes.len() {
+        let run = bytes[k..].iter().take_while(|&&b| b == bytes[k]).count();
+        if run >= 8 {
+            if !plain.is_empty() {
+                parts.push(format!("{:?}", String::from_utf8_lossy(&plain)));
+                plain.clear();
+            }
+            let one = String::from_utf8_lossy(&bytes[k..k + 1]).into_owned();
+            parts.push(format!("{run} × {one:?}"));
         } else {
-            out.push(token);
-            k += 1;
+            plain.extend_from_slice(&bytes[k..k + run]);
         }
+        k += run;
     }
-    out.join(" ")
+    if !plain.is_empty() || parts.is_empty() {
+        parts.push(format!("{:?}", String::from_utf8_lossy(&plain)));
+    }
+    parts.join(" + ")
 }
 
 /// Whether the second answer confirmed the first.
@@ -726,9 +727,18 @@ mod tests {
     }
 
     #[test]
+    fn long_runs_of_text_are_counted() {
+        let mut text = vec![b'a'; 1927];
+        text.extend_from_slice(b"-j368346o");
+        assert_eq!(compact_text(&text), "1927 × \"a\" + \"-j368346o\"");
+        assert_eq!(compact_text(b"ab-c_d"), "\"ab-c_d\"");
+        assert_eq!(compact_text(b""), "\"\"");
+    }
+
+    #[test]
     fn compact_writes_runs() {
         let cps = CodePoints::with_flags(&[0x61, 0x61, 0x61, 0x61, 0x62, 0x10FFFF], None);
-        assert_eq!(compact(&cps), "u+0061*4 u+0062 u+10FFFF");
+        assert_eq!(cps.compact(), "u+0061*4 u+0062 u+10FFFF");
         assert_eq!(
             shape(&Request::Encode {
                 code_points: cps.values,

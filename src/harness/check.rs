@@ -64,6 +64,24 @@ const VECTOR_SHARE: f64 = 0.6;
 /// Vectors run between two progress reports.
 const CHUNK: usize = 16;
 
+/// The cases taken in turn from each file (the first of every file, then
+/// the second, ...), so that a check cut short by its time has asked
+/// something of every topic rather than everything of the first files.
+fn interleaved(cases: &[Case]) -> Vec<Case> {
+    let mut files: Vec<Vec<&Case>> = Vec::new();
+    for case in cases {
+        match files.iter_mut().find(|f| f[0].file == case.file) {
+            Some(file) => file.push(case),
+            None => files.push(vec![case]),
+        }
+    }
+    let longest = files.iter().map(Vec::len).max().unwrap_or(0);
+    (0..longest)
+        .flat_map(|k| files.iter().filter_map(move |f| f.get(k)))
+        .map(|&c| c.clone())
+        .collect()
+}
+
 /// Runs the check of `engine` over `cases` (its codec's vectors) and
 /// generated questions. `progress` gets the phase, the count done and the
 /// total when there is one.
@@ -77,6 +95,8 @@ pub fn run(
     let start = Instant::now();
     let end = start + settings.time;
     engine.set_deadline(Some(end));
+    let cases = interleaved(cases);
+    let cases = cases.as_slice();
     let vectors_until = start + settings.time.mul_f64(VECTOR_SHARE);
     let mut vector_report = runner::Report::default();
     let total = cases.len() as u64;

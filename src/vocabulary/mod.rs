@@ -37,10 +37,7 @@ impl Request {
             Request::Encode { code_points, flags } => {
                 let cps = CodePoints::with_flags(code_points, flags.as_deref());
                 let annotated = if flags.is_some() { "" } else { " --no-flags" };
-                format!(
-                    "--encode={}{annotated}",
-                    shell_words::quote(&cps.to_string())
-                )
+                format!("--encode={}{annotated}", shell_words::quote(&cps.compact()))
             }
             Request::Decode(bytes) if bytes.iter().all(|&b| (0x20..0x7F).contains(&b)) => {
                 let text = String::from_utf8_lossy(bytes);
