@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Installs the third-party Punycode implementations that the adapters in this
+# folder wrap, and builds the compiled adapters into adapters/build/.
+# Idempotent and quick when everything is already there: apt, npm and cargo are
+# only asked for what is missing, and a build is redone only when its sources
+# are newer than its output.
+#
+#   bash adapters/install.sh          # everything
+#   bash adapters/install.sh --list   # the adapters and how to run them (exec: specs)
+#
+# Needs root for apt-get (CI and the project's machines are root). Registries:
+# Debian (apt), npm, crates.io. Cargo builds go to $CARGO_TARGET_DIR
+# (default /work/target-adapters if /work exists, else adapters/build/target).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=$here/build
+mkdir -p "$build"
+
+list() { # one line per adapter: the exec: spec, a tab, what it wraps
+  printf '%s\t%s\n' \
+    "exec:python3 $here/python/cpython_codec.py" "CPython punycode codec" \
+    "exec:node $here/node/punycode_js.js builtin" "Node's bundled punycode" \
+    "exec:node $here/node/punycode_js.js 1.4.1" "npm punycode@1.4.1" \
+    "exec:node $here/node/punycode_js.js 2.3.1" "npm punycode@2.3.1" \
+    "exec:$build/libidn" "GNU Libidn 1.x (case flags)" \
+    "exec:$build/xnet_idna" "golang.org/x/net/idna" \
+    "exec:$here/java/jdk_punycode.sh" "JDK jdk.internal.icu.impl.Punycode (case flags)" \
+    "exec:perl $here/perl/net_idn_punycode.pl xs" "Net::IDN::Punycode (XS)" \
+    "exec:perl $here/perl/net_idn_punycode.pl pp" "Net::IDN::Punycode::PP" \
+    "exec:ruby $here/ruby/punycode_rb.rb addressable" "Addressable::IDNA (pure Ruby)" \
+    "exec:ruby $here/ruby/punycode_rb.rb simpleidn" "SimpleIDN::Punycode" \
+    "exec:$build/idna-0.1.5" "Rust idna 0.1.5" \
+    "exec:$build/punycode-0.4.1" "Rust punycode 0.4.1"
+}
+if [[ ${1:-} == --list ]]; then list; exit 0; fi
+
+# Debian packages: install only the missing ones (one apt-get update, only then).
+apt_pkgs=(python3 nodejs npm gcc libc6-dev pkg-config libidn-dev golang-go golang-golang-x-net-dev
+          openjdk-17-jdk-headless perl libnet-idn-encode-perl ruby ruby-addressable ruby-simpleidn)
+missing=()
+for p in "${apt_pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+# Tools that may come from elsewhere (pyenv's python3, nodesource's node): accept them.
+command -v python3 >/dev/null && missing=("${missing[@]/python3}")
+command -v node >/dev/null && command -v npm >/dev/null && missing=("${missing[@]/nodejs}") && missing=("${missing[@]/npm}")
+command -v javac >/dev/null && [[ $(javac -version 2>&1) == "javac 17"* ]] && missing=("${missing[@]/openjdk-17-jdk-headless}")
+read -r -a missing <<<"${missing[*]}"
+if ((${#missing[@]})); then
+  echo "install.sh: apt-get install ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+newer() { # newer OUTPUT SOURCE...: true when OUTPUT is missing or older than a source
+  local out=$1; shift
+  [[ ! -e $out ]] && return 0
+  local s; for s in "$@"; do [[ $s -nt $out ]] && return 0; done
+  return 1
+}
+
+# npm: the two pinned punycode.js releases (package.json aliases).
+if [[ ! -f $here/node/node_modules/punycode-1.4.1/package.json || ! -f $here/node/node_modules/punycode-2.3.1/package.json ]] \
+   || newer "$here/node/node_modules/.package-lock.json" "$here/node/package.json"; then
+  echo "install.sh: npm install in adapters/node"
+  (cd "$here/node" && npm install --no-audit --no-fund --silent)
+fi
+
+# C: libidn.
+if newer "$build/libidn" "$here/c/libidn.c"; then
+  echo "install.sh: cc adapters/c/libidn.c"
+  cc -O2 -Wall -o "$build/libidn" "$here/c/libidn.c" $(pkg-config --cflags --libs libidn)
+fi
+
+# Go: golang.org/x/net/idna from Debian, GOPATH mode.
+if newer "$build/xnet_idna" "$here"/go/xnet_idna/*; then
+  echo "install.sh: go build adapters/go/xnet_idna"
+  (cd "$here/go/xnet_idna" && GO111MODULE=off GOPATH=/usr/share/gocode GOCACHE="$build/gocache" GOFLAGS= \
+     go build -o "$build/xnet_idna" .)
+fi
+
+# Java: the JDK's internal Punycode.
+if newer "$build/java/JdkPunycode.class" "$here/java/JdkPunycode.java"; then
+  echo "install.sh: javac adapters/java/JdkPunycode.java"
+  javac --add-exports java.base/jdk.internal.icu.impl=ALL-UNNAMED -d "$build/java" "$here/java/JdkPunycode.java"
+fi
+
+# Rust: one small cargo project per crate, each with its own Cargo.lock.
+if [[ -d /work ]]; then target=${CARGO_TARGET_DIR:-/work/target-adapters}; else target=${CARGO_TARGET_DIR:-$build/target}; fi
+for crate in idna_0_1_5:idna-0.1.5 punycode_0_4_1:punycode-0.4.1; do
+  dir=${crate%%:*} name=${crate##*:}
+  if newer "$build/$name" "$here/rust/protocol.rs" "$here/rust/$dir/Cargo.toml" "$here/rust/$dir/Cargo.lock" "$here/rust/$dir"/src/*.rs; then
+    echo "install.sh: cargo build adapters/rust/$dir"
+    CARGO_TARGET_DIR=$target cargo build --quiet --release --locked --manifest-path "$here/rust/$dir/Cargo.toml"
+    pkg=$(sed -n 's/^name = "\(.*\)"/\1/p' "$here/rust/$dir/Cargo.toml" | head -1)
+    cp "$target/release/$pkg" "$build/$name"
+  fi
+done
+
+# Every adapter: check that it runs and loads its implementation.
+while IFS=$'\t' read -r spec what; do
+  cmd=${spec#exec:}
+  got=$(echo 'u+0061 u+00E9' | $cmd -e) || { echo "install.sh: $what ($cmd) does not run" >&2; exit 1; }
+  [[ $got == a-bga ]] || { echo "install.sh: $what ($cmd) encodes a, e-acute as '$got', not 'a-bga'" >&2; exit 1; }
+done < <(list)
+echo "install.sh: 13 adapters ready (bash adapters/install.sh --list)"
