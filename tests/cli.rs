@@ -106,7 +106,7 @@ fn a_check_cut_by_its_time_reports_what_did_not_run() {
     let out = run(&[
         "check",
         "--impl",
-        "exec:sh -c 'read x; case $1$x in -eu+0061*) echo a-sta;; -da-sta) echo u+0061; echo u+00E9;; *) sleep 30;; esac' sh",
+        "exec:sh -c 'read x; case $1$x in -eu+0061*) echo a-bga;; -da-bga) echo u+0061; echo u+00E9;; *) sleep 30;; esac' sh",
         "--seconds",
         "3",
         "--timeout",
@@ -424,4 +424,120 @@ fn an_exec_program_of_another_codec_is_checked_and_its_bug_reproduced() {
         .output()
         .unwrap();
     assert_eq!(repro.status.code(), Some(1), "{}", text(&repro.stdout));
+}
+
+/// A flag-aware program checked as if it had no annotations is not reported
+/// (each code point is sent with the flag that leaves it as it is).
+#[test]
+fn the_rfc_wrapper_passes_without_annotations() {
+    let spec = format!("exec:{WRAPPER}");
+    let out = run(&[
+        "check",
+        "--impl",
+        &spec,
+        "--no-annotations",
+        "--seed",
+        "7",
+        "--cases",
+        "300",
+        "--seconds",
+        "600",
+    ]);
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{report}{}", text(&out.stderr));
+    assert!(report.contains("annotations no"), "{report}");
+}
+
+/// A decoder alone, declared, is never asked to encode: its -e prints
+/// nonsense, and the check is still conforming.
+#[test]
+fn a_declared_decoder_alone_is_conforming() {
+    let spec = format!(
+        "exec:sh -c 'if [ \"$1\" = -e ]; then echo nonsense; exit 9; fi; exec {WRAPPER} \"$@\"' sh"
+    );
+    let out = run(&[
+        "check",
+        "--impl",
+        &spec,
+        "--decode-only",
+        "--seed",
+        "3",
+        "--cases",
+        "200",
+        "--seconds",
+        "600",
+    ]);
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{report}{}", text(&out.stderr));
+    assert!(report.contains("decode only"), "{report}");
+    // Undeclared, its encoder is asked and found broken.
+    let out = run(&[
+        "check",
+        "--impl",
+        &spec,
+        "--seed",
+        "3",
+        "--cases",
+        "20",
+        "--seconds",
+        "600",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+}
+
+/// The gate in one file: punycheck.toml names the program and the check;
+/// a baseline written from one run makes its cause known in the next, and
+/// a recorded cause that no longer reproduces fails the check.
+#[test]
+fn a_configured_gate_with_a_baseline() {
+    let dir = std::env::temp_dir().join(format!("punycheck-gate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // The RFC wrapper, except that it accepts `ab-c_d` (libidn2's bug).
+    let buggy = format!(
+        "exec:sh -c 'if [ \"$1\" = -d ]; then read x; if [ \"$x\" = ab-c_d ]; then echo u+0061; echo u+0062; echo u+0080; exit 0; fi; printf \"%s\\n\" \"$x\" | {WRAPPER} -d; exit $?; fi; exec {WRAPPER} \"$@\"' sh"
+    );
+    let config = format!(
+        "[implementation]\nspec = {:?}\n\n[check]\nseconds = 600\ncases = 100\nseed = 5\n",
+        buggy
+    );
+    std::fs::write(dir.join("punycheck.toml"), config).unwrap();
+    let in_dir = |args: &[&str]| {
+        Command::new(common::BIN)
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .unwrap()
+    };
+    let first = in_dir(&["check", "--write-baseline", "baseline.toml"]);
+    let report = text(&first.stdout);
+    assert_eq!(
+        first.status.code(),
+        Some(1),
+        "{report}{}",
+        text(&first.stderr)
+    );
+    assert!(report.contains("ab-c_d"), "{report}");
+    let recorded = std::fs::read_to_string(dir.join("baseline.toml")).unwrap();
+    assert!(recorded.contains("accepts-invalid"), "{recorded}");
+    let second = in_dir(&["check", "--baseline", "baseline.toml"]);
+    let report = text(&second.stdout);
+    assert_eq!(
+        second.status.code(),
+        Some(0),
+        "{report}{}",
+        text(&second.stderr)
+    );
+    assert!(report.contains("known"), "{report}");
+    // Fixed: the recorded cause no longer reproduces, which fails.
+    let fixed = format!("exec:{WRAPPER}");
+    let third = in_dir(&["check", "--impl", &fixed, "--baseline", "baseline.toml"]);
+    let report = text(&third.stdout);
+    assert_eq!(
+        third.status.code(),
+        Some(1),
+        "{report}{}",
+        text(&third.stderr)
+    );
+    assert!(report.contains("no longer reproduce"), "{report}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

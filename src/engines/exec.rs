@@ -139,7 +139,7 @@ impl Exec {
         if !directions.decodes() {
             return Ok(());
         }
-        // What the codec's reference encodes u+0061 u+00E9 to ("a-sta" for
+        // What the codec's reference encodes u+0061 u+00E9 to ("a-bga" for
         // Punycode): every implementation decodes it.
         let probe = crate::engines::reference_for(self.codec)
             .and_then(|reference| reference.encode(&[0x61, 0xE9], None).ok())
