@@ -246,10 +246,23 @@ fn repro_saves_a_question_as_a_vector_that_replays() {
         saved.contains("name = \"saved-1\"")
             && saved.contains("test. Expected value computed by the C reference.")
     );
-    // Two cases with one name: the loader refuses the file, as it should.
-    let dup = run(&["vectors", "--impl", "cleanroom", "--file", path]);
-    assert_eq!(dup.status.code(), Some(2), "{}", text(&dup.stderr));
-    std::fs::write(&file, saved.replacen("saved-1", "saved-2", 1)).unwrap();
+    // The name was taken: the second case is saved under another, so the
+    // file still loads.
+    assert!(saved.contains("name = \"saved-1-2\""), "{saved}");
+    let loads = run(&["vectors", "--impl", "cleanroom", "--file", path]);
+    assert_eq!(loads.status.code(), Some(0), "{}", text(&loads.stderr));
+    // The same question again is not saved twice.
+    let again = run(&[
+        &["repro", "--impl", "cleanroom", "--decode=-x-a"][..],
+        &save[..],
+    ]
+    .concat());
+    assert!(
+        text(&again.stderr).contains("not saved again"),
+        "{}",
+        text(&again.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), saved);
     let replay = run(&[
         "vectors",
         "--impl",

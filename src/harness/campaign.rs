@@ -245,7 +245,7 @@ fn record(
         outcome.aborted = Some(format!(
             "{} gave no answer three times in a row (last on {}); stopped asking it",
             engine.name(),
-            causes::show(request)
+            request
         ));
     }
     if properties_checked
@@ -275,7 +275,7 @@ fn record(
                 .entry(class.id().to_string())
                 .or_insert_with(|| ClassCount {
                     count: 0,
-                    example: format!("{}: {detail}", causes::show(request)),
+                    example: format!("{}: {detail}", request),
                 });
             entry.count += 1;
         }

@@ -270,49 +270,6 @@ pub fn shape(request: &Request) -> String {
     }
 }
 
-/// The request written compactly for a report: runs of one code point as
-/// `u+XXXX*N`.
-pub fn show(request: &Request) -> String {
-    match request {
-        Request::Encode { code_points, flags } => {
-            let cps = CodePoints::with_flags(code_points, flags.as_deref());
-            let how = if flags.is_some() {
-                "with flags"
-            } else {
-                "without flags"
-            };
-            format!("encode [{}] {how}", cps.compact())
-        }
-        Request::Decode(bytes) => format!("decode {}", compact_text(bytes)),
-    }
-}
-
-/// Text with runs of 8 or more of one byte written `N × "c"`, the pieces
-/// joined with `+`: `1927 × "a" + "-j368346o"`.
-pub fn compact_text(bytes: &[u8]) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut plain: Vec<u8> = Vec::new();
-    let mut k = 0;
-    while k < bytes.len() {
-        let run = bytes[k..].iter().take_while(|&&b| b == bytes[k]).count();
-        if run >= 8 {
-            if !plain.is_empty() {
-                parts.push(format!("{:?}", String::from_utf8_lossy(&plain)));
-                plain.clear();
-            }
-            let one = String::from_utf8_lossy(&bytes[k..k + 1]).into_owned();
-            parts.push(format!("{run} × {one:?}"));
-        } else {
-            plain.extend_from_slice(&bytes[k..k + run]);
-        }
-        k += run;
-    }
-    if !plain.is_empty() || parts.is_empty() {
-        parts.push(format!("{:?}", String::from_utf8_lossy(&plain)));
-    }
-    parts.join(" + ")
-}
-
 /// Whether the second answer confirmed the first.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "status", rename_all = "kebab-case")]
@@ -628,8 +585,8 @@ fn resolve_one(engine: &dyn Engine, key: Key, group: Group, budget: Budget) -> C
     };
     Cause {
         shape: shape(&request),
-        input: show(&request),
-        original: show(&shortest),
+        input: request.to_string(),
+        original: shortest.to_string(),
         key,
         count,
         vectors,
@@ -724,15 +681,6 @@ mod tests {
             (3, Request::Decode(b"ab".to_vec()))
         );
         assert_eq!(group.vectors, ["v1", "v2"]);
-    }
-
-    #[test]
-    fn long_runs_of_text_are_counted() {
-        let mut text = vec![b'a'; 1927];
-        text.extend_from_slice(b"-j368346o");
-        assert_eq!(compact_text(&text), "1927 × \"a\" + \"-j368346o\"");
-        assert_eq!(compact_text(b"ab-c_d"), "\"ab-c_d\"");
-        assert_eq!(compact_text(b""), "\"\"");
     }
 
     #[test]

@@ -61,9 +61,9 @@ impl fmt::Display for Request {
                 } else {
                     "without flags"
                 };
-                write!(f, "encode [{cps}] {how}")
+                write!(f, "encode [{}] {how}", cps.compact())
             }
-            Request::Decode(bytes) => write!(f, "decode {:?}", String::from_utf8_lossy(bytes)),
+            Request::Decode(bytes) => write!(f, "decode {}", compact_text(bytes)),
         }
     }
 }
@@ -253,11 +253,37 @@ impl fmt::Display for EngineError {
     }
 }
 
-/// Describes an answer for a report.
+/// Text with runs of 8 or more of one byte written `N × "c"`, the pieces
+/// joined with `+`: `1927 × "a" + "-j368346o"`.
+pub fn compact_text(bytes: &[u8]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut plain: Vec<u8> = Vec::new();
+    let mut k = 0;
+    while k < bytes.len() {
+        let run = bytes[k..].iter().take_while(|&&b| b == bytes[k]).count();
+        if run >= 8 {
+            if !plain.is_empty() {
+                parts.push(format!("{:?}", String::from_utf8_lossy(&plain)));
+                plain.clear();
+            }
+            let one = String::from_utf8_lossy(&bytes[k..k + 1]).into_owned();
+            parts.push(format!("{run} × {one:?}"));
+        } else {
+            plain.extend_from_slice(&bytes[k..k + run]);
+        }
+        k += run;
+    }
+    if !plain.is_empty() || parts.is_empty() {
+        parts.push(format!("{:?}", String::from_utf8_lossy(&plain)));
+    }
+    parts.join(" + ")
+}
+
+/// Describes an answer for a report (long runs written compactly).
 pub fn describe(answer: &Result<Expected, EngineError>) -> String {
     match answer {
-        Ok(Expected::Encoded(bytes)) => format!("{:?}", String::from_utf8_lossy(bytes)),
-        Ok(Expected::Decoded(cps)) => format!("[{cps}]"),
+        Ok(Expected::Encoded(bytes)) => compact_text(bytes),
+        Ok(Expected::Decoded(cps)) => format!("[{}]", cps.compact()),
         Ok(Expected::Error(kind)) => format!("error {kind}"),
         Err(e) => e.to_string(),
     }
@@ -266,6 +292,15 @@ pub fn describe(answer: &Result<Expected, EngineError>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_runs_of_text_are_counted() {
+        let mut text = vec![b'a'; 1927];
+        text.extend_from_slice(b"-j368346o");
+        assert_eq!(compact_text(&text), "1927 × \"a\" + \"-j368346o\"");
+        assert_eq!(compact_text(b"ab-c_d"), "\"ab-c_d\"");
+        assert_eq!(compact_text(b""), "\"\"");
+    }
 
     fn cps(pairs: &[(u32, bool)]) -> CodePoints {
         CodePoints {
