@@ -31,7 +31,7 @@ use super::properties::{self, Property};
 use crate::codec::Codec;
 use crate::engines::{Engine, EngineError};
 use crate::punycode::{self, BadInputReason};
-use crate::vocabulary::{CodePoints, Expected, Request};
+use crate::vocabulary::{Expected, Request};
 
 /// What kind of nonconformance, most severe first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -601,6 +601,7 @@ fn resolve_one(engine: &dyn Engine, key: Key, group: Group, budget: Budget) -> C
 mod tests {
     use super::*;
     use crate::punycode::ErrorKind;
+    use crate::vocabulary::CodePoints;
 
     #[test]
     fn kinds_follow_the_answers() {
