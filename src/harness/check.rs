@@ -105,6 +105,12 @@ pub fn run(
         let part = runner::run_until_one(engine, chunk, expectations, Some(vectors_until));
         vector_report.rows.extend(part.rows);
         vector_report.unrun += part.unrun;
+        if settings.fail_fast && vector_report.failures().next().is_some() {
+            // The rest is not asked: counted as not run.
+            let asked = vector_report.rows.len() + vector_report.unrun;
+            vector_report.unrun += cases.len() - asked;
+            break;
+        }
         progress(
             Phase::Vectors,
             (vector_report.rows.len() + vector_report.unrun) as u64,
