@@ -29,7 +29,7 @@ use super::compare::{Verdict, ask, evaluate, reference_for};
 use super::minimize::{Budget, minimize};
 use super::properties::{self, Property};
 use crate::codec::Codec;
-use crate::engines::{Engine, EngineError};
+use crate::engines::{Engine, EngineError, check_supported};
 use crate::punycode::{self, BadInputReason};
 use crate::vocabulary::{Expected, Request};
 
@@ -402,8 +402,23 @@ impl Collector {
     }
 }
 
+/// Whether `engine` may be asked `request` at all, by what it declares
+/// (a candidate of minimization may leave its domain or its channel).
+fn askable(engine: &dyn Engine, request: &Request) -> bool {
+    let caps = engine.capabilities();
+    match request {
+        Request::Encode { code_points, flags } => {
+            check_supported(&caps, Some((code_points, flags.is_some())), None).is_ok()
+        }
+        Request::Decode(bytes) => check_supported(&caps, None, Some(bytes)).is_ok(),
+    }
+}
+
 /// Whether `candidate` still shows the cause `key`.
 fn shows(engine: &dyn Engine, key: &Key, property: Option<Property>, candidate: &Request) -> bool {
+    if !askable(engine, candidate) {
+        return false;
+    }
     let answer = ask(engine, candidate);
     match property {
         Some(p) => properties::check_all(engine, candidate, &answer, true)

@@ -17,7 +17,7 @@
 use super::compare::{Request, ask};
 use super::vectors::{CodePoints, Expected};
 use crate::codec::Codec;
-use crate::engines::{Engine, EngineError};
+use crate::engines::{Engine, EngineError, check_supported};
 use crate::punycode::{self, DELIMITER};
 
 /// Which property failed.
@@ -127,18 +127,28 @@ pub struct Violation {
 
 /// Asks `engine`, or the reference for a direction the engine declares it
 /// does not do (a decoder alone still keeps its round trip through the
-/// reference's encoder).
-fn ask_or_reference(engine: &dyn Engine, request: &Request) -> Result<Expected, EngineError> {
-    let directions = engine.capabilities().directions;
-    let supported = match request {
-        Request::Encode { .. } => directions.encodes(),
-        Request::Decode(_) => directions.decodes(),
+/// reference's encoder). `None` when the engine declares it cannot be asked
+/// this (a length limit, its domain, its channel): no property then.
+fn ask_or_reference(
+    engine: &dyn Engine,
+    request: &Request,
+) -> Option<Result<Expected, EngineError>> {
+    let caps = engine.capabilities();
+    let (supported, within) = match request {
+        Request::Encode { code_points, flags } => (
+            caps.directions.encodes(),
+            check_supported(&caps, Some((code_points, flags.is_some())), None),
+        ),
+        Request::Decode(bytes) => (
+            caps.directions.decodes(),
+            check_supported(&caps, None, Some(bytes)),
+        ),
     };
-    if supported {
-        return ask(engine, request);
+    if !supported {
+        return super::compare::reference_for(engine.codec(), request).map(Ok);
     }
-    super::compare::reference_for(engine.codec(), request)
-        .ok_or_else(|| EngineError::Unsupported("the reference cannot answer it".into()))
+    within.ok()?;
+    Some(ask(engine, request))
 }
 
 fn decoded(answer: Result<Expected, EngineError>) -> Option<CodePoints> {
@@ -160,7 +170,7 @@ pub fn check(
     match (request, answer) {
         (Request::Encode { code_points, flags }, Ok(Expected::Encoded(text))) => {
             let again = Request::Decode(text.clone());
-            let back = match ask_or_reference(engine, &again) {
+            let back = match ask_or_reference(engine, &again)? {
                 Ok(Expected::Decoded(back)) => back,
                 // Its own encoding refused: a violation unless RFC 3492's
                 // decoder refuses it too (the encoder bounds each delta, the
@@ -201,7 +211,7 @@ pub fn check(
                 code_points: cps.values.clone(),
                 flags: annotations.then(|| cps.flags.clone()),
             };
-            match ask_or_reference(engine, &again) {
+            match ask_or_reference(engine, &again)? {
                 Ok(Expected::Encoded(encoded))
                     if canonical_for(engine.codec(), &encoded, annotations)
                         == canonical_for(engine.codec(), text, annotations) =>
@@ -293,7 +303,8 @@ pub fn check_uniqueness(
         {
             continue;
         }
-        if let Some(theirs) = decoded(ask(engine, &Request::Decode(other.clone()))) {
+        let asked = ask_or_reference(engine, &Request::Decode(other.clone()));
+        if let Some(theirs) = asked.and_then(decoded) {
             let same = theirs.values == mine.values && (!annotations || theirs.flags == mine.flags);
             if same {
                 return Some(Violation {
