@@ -309,7 +309,7 @@ impl Generator {
         };
         let mut text = text;
         match rng.random_range(0..6) {
-            0 | 1 | 2 => {}
+            0..=2 => {}
             3 => {
                 // The last digit changed.
                 if let Some(last) = text.last_mut() {
