@@ -12,10 +12,10 @@
 //! reference's (`punycheck::c_reference`), and every claim a provenance
 //! makes is asserted before the file is printed: the quantity that lands on
 //! a limit (by the clean-room traces), the check that fires, and, for the
-//! decoder's overflow checks, what a decoder without that check would
-//! return (by [`decode_without`], section 6.2 with one check left out and
-//! 32-bit wrapping arithmetic in its place, itself checked against the C
-//! reference on every decoding it performs).
+//! overflow checks, what an implementation without that check would return
+//! (by [`decode_without`] and [`encode_without`], sections 6.2 and 6.3 with
+//! one check left out and 32-bit wrapping arithmetic in its place; with no
+//! check left out they are checked against the C reference).
 //!
 //! The first delta of a string with `H - 1` basic code points and one
 //! non-basic code point `m` at position `p` (counting the basic code points
@@ -224,6 +224,66 @@ fn decode_without_unchecked(text: &[u8], missing: Missing) -> Result<Vec<u32>, &
     Ok(output)
 }
 
+/// Which overflow check of section 6.3 an encoder leaves out.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum MissingEnc {
+    None,
+    /// `delta + (m - n) * (h + 1)`: delta wraps modulo 2^32.
+    Delta,
+    /// `increment delta`: delta wraps modulo 2^32.
+    Increment,
+}
+
+/// Section 6.3 without flags, with 32-bit unsigned integers and the check
+/// `missing` left out, so that delta wraps as in C.
+fn encode_without(input: &[u32], missing: MissingEnc) -> Result<Vec<u8>, &'static str> {
+    let mut output: Vec<u8> = input
+        .iter()
+        .filter(|&&c| c < INITIAL_N)
+        .map(|&c| c as u8)
+        .collect();
+    let b = output.len();
+    let mut h = b;
+    if b > 0 {
+        output.push(b'-');
+    }
+    let (mut n, mut delta, mut bias) = (INITIAL_N, 0u32, INITIAL_BIAS);
+    while h < input.len() {
+        let m = *input.iter().filter(|&&c| c >= n).min().unwrap();
+        let jump = u64::from(m - n) * (h as u64 + 1);
+        if u64::from(delta) + jump > MAXINT && missing != MissingEnc::Delta {
+            return Err("overflow");
+        }
+        delta = (u64::from(delta) + jump) as u32; // wraps only when missing
+        n = m;
+        for &c in input {
+            if c < n {
+                delta = delta.wrapping_add(1);
+                if delta == 0 && missing != MissingEnc::Increment {
+                    return Err("overflow");
+                }
+            }
+            if c == n {
+                punycode::encode_integer(delta, bias, false, &mut output);
+                let points = u32::try_from(h + 1).unwrap();
+                bias = punycode::adapt(delta, points, h == b);
+                delta = 0;
+                h += 1;
+            }
+        }
+        delta = delta.wrapping_add(1);
+        n = n.wrapping_add(1);
+    }
+    if missing == MissingEnc::None {
+        let reference = c_reference::encode(input, None);
+        match (&output, reference) {
+            (ours, Ok(theirs)) => assert_eq!(ours, &theirs, "the simulation is not C"),
+            (_, theirs) => panic!("the simulation is not C: {theirs:?}"),
+        }
+    }
+    Ok(output)
+}
+
 /// The first delta of an encoding and the decoder's largest `i`, from the
 /// clean-room traces.
 fn deltas(code_points: &[u32]) -> (Vec<u32>, u32) {
@@ -264,14 +324,21 @@ fn overflow_checks(file: &mut File) {
 
     // encode_delta, tripped by exactly one: 2^32 = 2^20 * 4096.
     assert_eq!(0x10_0000_u64 * 4096, TWO_32);
+    let by_one = layout(0x10_0080, 4096, 0);
+    let mut instead = vec![0x80];
+    instead.extend(run(A, 4095));
+    assert_eq!(
+        encode_without(&by_one, MissingEnc::Delta),
+        Ok(encode(&instead))
+    );
     file.encode(
         "encode-delta-trip-by-one",
-        layout(0x10_0080, 4096, 0),
+        by_one,
         format!(
             "Derived: U+100080 before 4095 basic code points: (0x100080 - 0x80) * 4096 = 2^20 * 2^12 \
              = 2^32, one more than maxint, so 'delta + (m - n) * (h + 1)' overflows by exactly one; \
-             an encoder without the check wraps delta to 0 and writes the encoding of U+0080 in \
-             its place. {C_REF}"
+             an encoder without the check (simulated) wraps delta to 0 and writes the encoding of \
+             U+0080 in its place. {C_REF}"
         ),
     )
     .trips("encode_delta");
@@ -353,12 +420,16 @@ fn overflow_checks(file: &mut File) {
         ),
     )
     .trips("encode_increment");
+    let inc_by_one = layout(m, 3856, 256);
+    assert_eq!(jump + 256, TWO_32);
+    let wrapped = encode_without(&inc_by_one, MissingEnc::Increment).unwrap();
+    assert!(wrapped.ends_with(b"-a"), "delta 0 is written as 'a'");
     file.encode(
         "encode-increment-trip-by-one",
-        layout(m, 3856, 256),
+        inc_by_one,
         "Derived: 256 basic code points, U+10FF70, 3599 basic code points: the jump is \
          0xFFFFFF00 and the 256th increment makes delta 2^32, one past maxint; an encoder \
-         without the check wraps delta to 0. "
+         without the check (simulated) wraps delta to 0 and writes it as 'a'. "
             .to_string()
             + C_REF,
     )
@@ -947,6 +1018,16 @@ fn main() {
     buffer_edges(&mut file);
     end_of_input(&mut file);
     idna_shaped(&mut file);
+
+    // The encoder simulation is section 6.3 as the C reference has it.
+    for case in &file.cases {
+        if let Request::Encode { code_points, .. } = &case.request {
+            let simulated = encode_without(code_points, MissingEnc::None);
+            if c_reference::encode(code_points, None).is_err() {
+                assert_eq!(simulated, Err("overflow"), "{}", case.name);
+            }
+        }
+    }
 
     let mut out = String::from(
         "# Limits inside Unicode: RFC 3492's overflow checks, 2^31 and 2^26, weights, buffer\n\
