@@ -232,7 +232,8 @@ fn record(
     judged: Judged,
     properties_checked: bool,
 ) {
-    if matches!(judged.answer, Some(Err(EngineError::Cancelled))) {
+    // An answer cut by the run's deadline is no answer: not counted.
+    if judged.verdict == Verdict::Unfinished {
         outcome.stats.unfinished += 1;
         return;
     }
@@ -255,11 +256,7 @@ fn record(
         outcome.stats.property_checks += 1;
     }
     match judged.verdict {
-        Verdict::Unfinished => {
-            outcome.stats.requests -= 1;
-            outcome.stats.unfinished += 1;
-            return;
-        }
+        Verdict::Unfinished => return,
         Verdict::Same => outcome.stats.same += 1,
         Verdict::Skip { class, .. } => {
             *outcome

@@ -104,7 +104,8 @@ impl fmt::Display for Key {
     }
 }
 
-fn direction(request: &Request) -> &'static str {
+/// `encode` or `decode`: the direction of `request`.
+pub fn direction(request: &Request) -> &'static str {
     match request {
         Request::Encode { .. } => "encode",
         Request::Decode(_) => "decode",

@@ -130,10 +130,7 @@ pub fn run(
             Some(answer) => causes::key_of(engine.codec(), &request, &case.expected, answer),
             // A listing in vectors/expectations.toml gone stale.
             None => Key {
-                direction: match request {
-                    super::compare::Request::Encode { .. } => "encode",
-                    super::compare::Request::Decode(_) => "decode",
-                },
+                direction: causes::direction(&request),
                 kind: Kind::Broken,
                 reference: "vectors/expectations.toml".into(),
                 got: detail.clone(),

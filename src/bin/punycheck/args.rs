@@ -166,7 +166,42 @@ impl DeclArgs {
         }
     }
 
-    pub(crate) fn timeout(&self) -> Result<f64, SetupError> {
+    /// What these options declare, with their time limit.
+    pub(crate) fn resolved(&self) -> Resolved {
+        Resolved {
+            declaration: self.declaration(),
+            timeout: self.timeout,
+        }
+    }
+
+    /// These options over the configuration file's: each fact the command
+    /// line states wins.
+    pub(crate) fn over(&self, file: &config::Implementation) -> Resolved {
+        Resolved {
+            declaration: config::merge(file.declaration(), self.declaration()),
+            timeout: self.timeout.or(file.timeout),
+        }
+    }
+
+    pub(crate) fn options(&self, codec: Codec) -> Result<SpecOptions, SetupError> {
+        self.resolved().options(codec)
+    }
+
+    /// The options as they are to be printed in a reproducer.
+    pub(crate) fn printed(&self) -> String {
+        self.resolved().printed()
+    }
+}
+
+/// A declaration and the time one question may take, from the command
+/// line and the configuration file.
+pub(crate) struct Resolved {
+    pub(crate) declaration: Declaration,
+    pub(crate) timeout: Option<f64>,
+}
+
+impl Resolved {
+    fn timeout(&self) -> Result<f64, SetupError> {
         let timeout = self.timeout.unwrap_or(DEFAULT_TIMEOUT);
         if !(timeout.is_finite() && timeout > 0.0 && timeout <= 86_400.0) {
             return Err(SetupError(format!(
@@ -179,39 +214,18 @@ impl DeclArgs {
     pub(crate) fn options(&self, codec: Codec) -> Result<SpecOptions, SetupError> {
         Ok(SpecOptions {
             codec,
-            declaration: self.declaration(),
+            declaration: self.declaration.clone(),
             timeout: Duration::from_secs_f64(self.timeout()?),
         })
     }
 
     /// The options as they are to be printed in a reproducer.
     pub(crate) fn printed(&self) -> String {
-        let mut out = self.declaration().options();
+        let mut out = self.declaration.options();
         if let Some(timeout) = self.timeout.filter(|&t| t != DEFAULT_TIMEOUT) {
             out += &format!(" --timeout {timeout}");
         }
         out
-    }
-
-    /// These options over the configuration file's.
-    pub(crate) fn over(self, file: &config::Implementation) -> Result<DeclArgs, SetupError> {
-        let d = config::merge(file.declaration(), self.declaration());
-        Ok(DeclArgs {
-            domain: d.domain.map(|d| match d {
-                DomainDecl::Unicode => DomainArg::Unicode,
-                DomainDecl::U32 => DomainArg::U32,
-            }),
-            errors: d.errors.map(|e| match e {
-                ErrorsDecl::Kinds => ErrorsArg::Kinds,
-                ErrorsDecl::FailureOnly => ErrorsArg::FailureOnly,
-            }),
-            no_annotations: d.annotations == Some(false),
-            decode_only: d.directions == Some(DirectionsDecl::DecodeOnly),
-            encode_only: d.directions == Some(DirectionsDecl::EncodeOnly),
-            max_encode: d.max_encode,
-            max_decode: d.max_decode,
-            timeout: self.timeout.or(file.timeout),
-        })
     }
 }
 

@@ -366,7 +366,7 @@ fn check_cmd(codec: Option<Codec>, check: CheckArgs) -> Result<Option<bool>, Set
         .clone()
         .or(file.implementation.spec.clone())
         .unwrap_or_else(|| "cleanroom".into());
-    let declared = check.implementation.declared.over(&file.implementation)?;
+    let declared = check.implementation.declared.over(&file.implementation);
     let seconds = check.seconds.or(file.check.seconds).unwrap_or(30.0);
     if !(seconds.is_finite() && seconds > 0.0 && seconds <= 1e9) {
         return Err(SetupError(format!(
@@ -414,7 +414,7 @@ fn check_cmd(codec: Option<Codec>, check: CheckArgs) -> Result<Option<bool>, Set
             declared.printed()
         ),
         spec: spec.clone(),
-        declared_options: declared.declaration().options(),
+        declared_options: declared.declaration.options(),
         baseline,
     };
     let bar = (seconds > 3.0).then(|| progress_bar(0, "check")).flatten();
