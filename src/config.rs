@@ -16,6 +16,7 @@
 //! max-encode = 1000           # as --max-encode (code points)
 //! max-decode = 2000           # as --max-decode (bytes)
 //! timeout = 5.0               # as --timeout (seconds per question)
+//! jobs = 2                    # as --jobs (exec:/pipe: processes at once)
 //!
 //! [check]
 //! codec = "punycode"          # as --codec
@@ -70,6 +71,8 @@ pub struct Implementation {
     pub max_decode: Option<usize>,
     /// As `--timeout`.
     pub timeout: Option<f64>,
+    /// As `--jobs`.
+    pub jobs: Option<usize>,
 }
 
 /// `[check]`.

@@ -26,8 +26,8 @@
 //! [`EngineError::Crashed`], with the line that says why; one that prints
 //! anything but the convention's output is [`EngineError::Broken`].
 
-use std::io::{Read, Write};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::io::{self, Read, Write};
+use std::os::unix::process::ExitStatusExt;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Mutex, mpsc};
 use std::thread;
@@ -35,6 +35,7 @@ use std::time::{Duration, Instant};
 
 use wait_timeout::ChildExt;
 
+use super::process;
 use super::{
     Capabilities, CodePointDomain, Declaration, DecodeResult, Directions, EncodeResult, Engine,
     EngineError, ErrorDetail, PunycodeInput,
@@ -43,8 +44,10 @@ use crate::codec::Codec;
 use crate::punycode::{CaseFlags, Decoded, ErrorKind};
 use crate::vocabulary::{CodePoints, parse_hex};
 
-/// The most a program may print on either stream before it counts as broken.
-const MAX_OUTPUT: u64 = 4 << 20;
+/// The most a program may print on either stream before it counts as broken
+/// (256 MiB: a decoding of 10^7 code points, printed one `u+XXXXXX` line
+/// each, is about 100 MiB).
+pub const MAX_OUTPUT: u64 = 256 << 20;
 
 /// How much longer the second try of a request that timed out may take.
 const RETRY_FACTOR: u32 = 4;
@@ -58,6 +61,7 @@ pub struct Exec {
     declaration: Declaration,
     timeout: Duration,
     deadline: Mutex<Option<Instant>>,
+    jobs: Option<usize>,
 }
 
 /// How one run ended without an exit status.
@@ -95,6 +99,7 @@ impl Exec {
             declaration,
             timeout,
             deadline: Mutex::new(None),
+            jobs: None,
         })
     }
 
@@ -113,57 +118,33 @@ impl Exec {
         self.codec == Codec::Utf8
     }
 
-    /// Runs the program twice with trivial requests (encode u+0061 u+00E9,
-    /// decode `a-`) to show that it starts and answers in the convention
-    /// both ways; the message says what went wrong. Wrong answers are left
-    /// for the check to find and minimize: only a program that cannot be
-    /// asked at all fails here.
+    /// Asks the program trivial questions to show that it starts and
+    /// answers in the convention (see [`probe`]).
     pub fn probe(&self) -> Result<(), String> {
-        let refused = |what: &str, kind: Option<ErrorKind>| {
-            format!(
-                "{} refused the probe {what} ({}), which every Punycode implementation accepts: does it follow the RFC 3492 test wrapper's convention (-e/-d, u+XXXX tokens)?",
-                self.name,
-                kind.map_or("no reason", ErrorKind::name)
-            )
-        };
-        let directions = self.capabilities().directions;
-        if directions.encodes() {
-            match self.encode(&[0x61, 0xE9], None) {
-                Ok(_) => {}
-                Err(EngineError::Rejected(kind)) => {
-                    return Err(refused("-e with u+0061 u+00E9", kind));
-                }
-                Err(e) => return Err(format!("{} does not work with -e: {e}", self.name)),
-            }
-        }
-        if !directions.decodes() {
-            return Ok(());
-        }
-        // What the codec's reference encodes u+0061 u+00E9 to ("a-bga" for
-        // Punycode): every implementation decodes it.
-        let probe = crate::engines::reference_for(self.codec)
-            .and_then(|reference| reference.encode(&[0x61, 0xE9], None).ok())
-            .unwrap_or_else(|| b"a-".to_vec());
-        let shown = String::from_utf8_lossy(&probe).into_owned();
-        match self.decode(&probe) {
-            Ok(_) => Ok(()),
-            Err(EngineError::Rejected(kind)) => Err(refused(&format!("-d with {shown}"), kind)),
-            Err(e) => Err(format!("{} does not work with -d: {e}", self.name)),
-        }
+        probe(
+            self,
+            "the RFC 3492 test wrapper's convention (-e/-d, u+XXXX tokens)",
+        )
+    }
+
+    /// The same program, run `jobs` at a time (by default twice the cores).
+    pub fn with_jobs(mut self, jobs: Option<usize>) -> Self {
+        self.jobs = jobs;
+        self
     }
 
     fn spawn(&self, mode: &str) -> Result<Child, EngineError> {
-        Command::new(&self.argv[0])
-            .args(&self.argv[1..])
-            .arg(mode)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            // Its own process group, so that a hang is ended with everything
-            // it started.
-            .process_group(0)
-            .spawn()
-            .map_err(|e| EngineError::Broken(format!("cannot start {:?}: {e}", self.argv[0])))
+        // In its own process group (recorded), so that a hang is ended with
+        // everything it started, and an interrupted check ends it too.
+        process::spawn(
+            Command::new(&self.argv[0])
+                .args(&self.argv[1..])
+                .arg(mode)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped()),
+        )
+        .map_err(|e| EngineError::Broken(format!("cannot start {:?}: {e}", self.argv[0])))
     }
 
     /// Runs `COMMAND mode` with `input` on standard input; when it does not
@@ -234,6 +215,12 @@ impl Exec {
                 "its output streams stayed open after it exited".into(),
             )));
         };
+        let (Some(stdout), Some(stderr)) = (stdout, stderr) else {
+            return Err(Stopped::Error(EngineError::Broken(format!(
+                "it printed more than {} MiB, the most punycheck reads of one answer",
+                MAX_OUTPUT >> 20
+            ))));
+        };
         if status.code().is_none() {
             let signal = status.signal().unwrap_or(0);
             let said = crash_line(&String::from_utf8_lossy(&stderr));
@@ -254,17 +241,10 @@ impl Exec {
         let message = String::from_utf8_lossy(&run.stderr);
         let kinds = self.capabilities().errors == ErrorDetail::Kinds;
         let first = message.lines().next().unwrap_or("").trim();
-        let kind = |kind| EngineError::Rejected(kinds.then_some(kind));
         if let Some(line) = crash_line(&message) {
             EngineError::Crashed(format!("exit status {}: {line}", run.status.unwrap_or(-1)))
-        } else if first.contains("invalid input") {
-            kind(ErrorKind::BadInput)
-        } else if first.contains("arithmetic overflow") {
-            kind(ErrorKind::Overflow)
-        } else if first.contains("input or output is too large") {
-            EngineError::Limit(first.to_string())
-        } else if first.starts_with("failed") {
-            EngineError::Rejected(None)
+        } else if let Some(error) = convention_error(first, kinds) {
+            error
         } else {
             EngineError::Broken(format!(
                 "exit status {} with a message outside the convention: {:?}",
@@ -272,6 +252,63 @@ impl Exec {
                 message.trim_end()
             ))
         }
+    }
+}
+
+/// What a failure message of the convention says (`invalid input`,
+/// `arithmetic overflow`, `input or output is too large...`, `failed...`);
+/// `None` for any other message. Without `kinds` (a program declared
+/// `--errors failure-only`) every failure is one without a kind.
+pub(super) fn convention_error(message: &str, kinds: bool) -> Option<EngineError> {
+    let kind = |kind| Some(EngineError::Rejected(kinds.then_some(kind)));
+    if message.contains("invalid input") {
+        kind(ErrorKind::BadInput)
+    } else if message.contains("arithmetic overflow") {
+        kind(ErrorKind::Overflow)
+    } else if message.contains("input or output is too large") {
+        Some(EngineError::Limit(message.to_string()))
+    } else if message.starts_with("failed") {
+        Some(EngineError::Rejected(None))
+    } else {
+        None
+    }
+}
+
+/// Asks `engine` trivial questions (encode u+0061 u+00E9, decode what the
+/// codec's reference encodes that to, `a-bga` for Punycode), only in the
+/// directions it declares, to show that it starts and answers in
+/// `convention`; the message says what went wrong. Wrong answers are left
+/// for the check to find and minimize: only a program that cannot be asked
+/// at all fails here.
+pub(super) fn probe(engine: &dyn Engine, convention: &str) -> Result<(), String> {
+    let name = engine.name();
+    let refused = |what: &str, kind: Option<ErrorKind>| {
+        format!(
+            "{name} refused the probe {what} ({}), which every implementation accepts: does it follow {convention}?",
+            kind.map_or("no reason", ErrorKind::name)
+        )
+    };
+    let directions = engine.capabilities().directions;
+    if directions.encodes() {
+        match engine.encode(&[0x61, 0xE9], None) {
+            Ok(_) => {}
+            Err(EngineError::Rejected(kind)) => {
+                return Err(refused("to encode u+0061 u+00E9", kind));
+            }
+            Err(e) => return Err(format!("{name} cannot encode: {e}")),
+        }
+    }
+    if !directions.decodes() {
+        return Ok(());
+    }
+    let probe = crate::engines::reference_for(engine.codec())
+        .and_then(|reference| reference.encode(&[0x61, 0xE9], None).ok())
+        .unwrap_or_else(|| b"a-".to_vec());
+    let shown = String::from_utf8_lossy(&probe).into_owned();
+    match engine.decode(&probe) {
+        Ok(_) => Ok(()),
+        Err(EngineError::Rejected(kind)) => Err(refused(&format!("to decode {shown}"), kind)),
+        Err(e) => Err(format!("{name} cannot decode: {e}")),
     }
 }
 
@@ -324,30 +361,39 @@ pub fn crash_line(stderr: &str) -> Option<String> {
         .map(|l| l.to_string())
 }
 
-/// Reads a stream to its end (at most [`MAX_OUTPUT`] bytes) on a thread.
-fn drain(mut stream: impl Read + Send + 'static) -> mpsc::Receiver<Vec<u8>> {
+/// Reads a stream to its end on a thread: its bytes, or `None` when it
+/// printed more than [`MAX_OUTPUT`] (the rest is read and dropped, so that
+/// the program is never blocked on a full pipe).
+fn drain(mut stream: impl Read + Send + 'static) -> mpsc::Receiver<Option<Vec<u8>>> {
     let (send, receive) = mpsc::channel();
     thread::spawn(move || {
         let mut buf = Vec::new();
-        let _ = (&mut stream).take(MAX_OUTPUT).read_to_end(&mut buf);
-        let _ = send.send(buf);
+        let _ = (&mut stream).take(MAX_OUTPUT + 1).read_to_end(&mut buf);
+        if buf.len() as u64 > MAX_OUTPUT {
+            let _ = io::copy(&mut stream, &mut io::sink());
+            let _ = send.send(None);
+        } else {
+            let _ = send.send(Some(buf));
+        }
     });
     receive
 }
 
 /// Kills the child's whole process group and reaps the child.
 fn kill_group(child: &mut Child) {
-    if let Ok(pid) = libc::pid_t::try_from(child.id()) {
-        // SAFETY: kill(2) with a negative pid signals the process group that
-        // `process_group(0)` created for this child, whose id is the child's
-        // pid; it touches no memory of ours. If the group is already gone the
-        // call fails with ESRCH, which is fine.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
-    }
-    let _ = child.kill();
-    let _ = child.wait();
+    process::end(child);
+}
+
+/// Parses one `u+XXXX`/`U+XXXX` token with 4 to 8 hexadecimal digits: the
+/// code point and its flag.
+pub(super) fn parse_token(token: &str) -> Result<(u32, bool), String> {
+    let hex = token.get(2..).unwrap_or("");
+    let good = (4..=8).contains(&hex.len()) && hex.bytes().all(|b| b.is_ascii_hexdigit());
+    CodePoints::parse(token)
+        .ok()
+        .filter(|c| good && c.values.len() == 1)
+        .map(|c| (c.values[0], c.flags[0]))
+        .ok_or_else(|| format!("{token:?} is not u+XXXX or U+XXXX"))
 }
 
 /// Parses the decoder's output: one `u+XXXX`/`U+XXXX` line per code point,
@@ -359,18 +405,43 @@ fn parse_code_point_lines(stdout: &[u8]) -> Result<Decoded, String> {
     }
     let mut decoded = Decoded::default();
     for line in text.lines() {
-        let hex = line.get(2..).unwrap_or("");
-        let good = (4..=8).contains(&hex.len()) && hex.bytes().all(|b| b.is_ascii_hexdigit());
-        let parsed = CodePoints::parse(line)
-            .ok()
-            .filter(|c| good && c.values.len() == 1);
-        let Some(cp) = parsed else {
-            return Err(format!("output line {line:?} is not u+XXXX or U+XXXX"));
-        };
-        decoded.code_points.push(cp.values[0]);
-        decoded.flags.push(cp.flags[0]);
+        let (cp, flag) = parse_token(line).map_err(|e| format!("output line {e}"))?;
+        decoded.code_points.push(cp);
+        decoded.flags.push(flag);
     }
     Ok(decoded)
+}
+
+/// The `u+XXXX`/`U+XXXX` tokens that ask to encode `input`, separated by
+/// single spaces.
+///
+/// The convention always carries flags. Without flags the RFC leaves ASCII
+/// as it is and makes every digit lowercase: flags that say "uppercase"
+/// exactly for uppercase ASCII letters give the same output from a program
+/// that does flags, and nothing changes for one that ignores them. So they
+/// are sent for a program declared without annotations too.
+pub(super) fn tokens_for(
+    input: &[u32],
+    case_flags: Option<&[bool]>,
+    annotations: bool,
+) -> Result<String, EngineError> {
+    let flags: Vec<bool> = match case_flags {
+        Some(flags) if annotations => flags.to_vec(),
+        Some(_) => {
+            return Err(EngineError::Unsupported(
+                "no annotation support declared".into(),
+            ));
+        }
+        None => input
+            .iter()
+            .map(|&cp| u8::try_from(cp).is_ok_and(|b| b.is_ascii_uppercase()))
+            .collect(),
+    };
+    Ok(CodePoints {
+        values: input.to_vec(),
+        flags,
+    }
+    .to_string())
 }
 
 /// Checks the encoder's output: one line of printable ASCII.
@@ -402,7 +473,8 @@ impl Engine for Exec {
     fn workers(&self) -> usize {
         // Process start-up is partly waiting on the kernel: a few more
         // processes than cores keeps the cores busy.
-        std::thread::available_parallelism().map_or(2, |n| n.get() * 2)
+        self.jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get() * 2))
     }
 
     fn set_deadline(&self, deadline: Option<Instant>) {
@@ -428,29 +500,7 @@ impl Engine for Exec {
     }
 
     fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
-        // The convention always carries flags. Without flags the RFC leaves
-        // ASCII as it is and makes every digit lowercase: flags that say
-        // "uppercase" exactly for uppercase ASCII letters give the same
-        // output from a program that does flags, and nothing changes for
-        // one that ignores them. So they are sent with --no-annotations too.
-        let annotations = self.capabilities().annotations;
-        let flags: Vec<bool> = match case_flags {
-            Some(flags) if annotations => flags.to_vec(),
-            Some(_) => {
-                return Err(EngineError::Unsupported(
-                    "no annotation support declared".into(),
-                ));
-            }
-            None => input
-                .iter()
-                .map(|&cp| u8::try_from(cp).is_ok_and(|b| b.is_ascii_uppercase()))
-                .collect(),
-        };
-        let mut tokens = CodePoints {
-            values: input.to_vec(),
-            flags,
-        }
-        .to_string();
+        let mut tokens = tokens_for(input, case_flags, self.capabilities().annotations)?;
         tokens.push('\n');
         let run = self.run("-e", tokens.into_bytes())?;
         if run.status != Some(0) {

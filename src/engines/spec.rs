@@ -1,10 +1,11 @@
-//! Naming an implementation on the command line: a built-in name, or
+//! Naming an implementation on the command line: a built-in name,
 //! `exec:COMMAND` for any program that follows the RFC test wrapper's
-//! convention (see [`super::Exec`]).
+//! convention (see [`super::Exec`]), or `pipe:COMMAND` for one that answers
+//! on a persistent pipe (see [`super::Pipe`]).
 
 use std::time::Duration;
 
-use super::{Declaration, Declared, Engine, Exec, builtin_names_for, by_name};
+use super::{Declaration, Declared, Engine, Exec, Pipe, builtin_names_for, by_name};
 use crate::codec::Codec;
 
 /// Options that apply to implementations named by a spec.
@@ -16,8 +17,12 @@ pub struct SpecOptions {
     pub codec: Codec,
     /// What the user declares the implementation supports.
     pub declaration: Declaration,
-    /// How long one run of an `exec:` program may take.
+    /// How long one run of an `exec:` program, or one answer of a `pipe:`
+    /// program, may take.
     pub timeout: Duration,
+    /// How many questions an `exec:` or `pipe:` program is asked at once
+    /// (processes running side by side); `None` for its default.
+    pub jobs: Option<usize>,
 }
 
 impl Default for SpecOptions {
@@ -26,6 +31,7 @@ impl Default for SpecOptions {
             codec: Codec::Punycode,
             declaration: Declaration::default(),
             timeout: Duration::from_secs(5),
+            jobs: None,
         }
     }
 }
@@ -38,13 +44,25 @@ impl Default for SpecOptions {
 pub fn from_spec(spec: &str, options: &SpecOptions) -> Result<Box<dyn Engine>, String> {
     if let Some(command) = spec.strip_prefix("exec:") {
         let exec = Exec::new(command, options.declaration.clone(), options.timeout)?
-            .for_codec(options.codec);
+            .for_codec(options.codec)
+            .with_jobs(options.jobs);
         exec.probe()?;
         return Ok(Box::new(exec));
     }
+    if let Some(command) = spec.strip_prefix("pipe:") {
+        let pipe = Pipe::new(
+            command,
+            options.declaration.clone(),
+            options.timeout,
+            options.jobs,
+        )?
+        .for_codec(options.codec);
+        pipe.probe()?;
+        return Ok(Box::new(pipe));
+    }
     let builtin = by_name(options.codec, spec).ok_or_else(|| {
         format!(
-            "unknown {} implementation {spec:?}: use one of {} or exec:COMMAND",
+            "unknown {} implementation {spec:?}: use one of {}, exec:COMMAND or pipe:COMMAND",
             options.codec,
             builtin_names_for(options.codec).join(", ")
         )

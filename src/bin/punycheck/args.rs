@@ -125,6 +125,11 @@ pub(crate) struct DeclArgs {
     /// as a hang).
     #[arg(long, value_name = "SECONDS")]
     pub(crate) timeout: Option<f64>,
+    /// How many questions an exec: or pipe: program is asked at once, each
+    /// in a process of its own (default: pipe: one per core, exec: two per
+    /// core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub(crate) jobs: Option<u16>,
 }
 
 /// The default of --timeout.
@@ -171,6 +176,7 @@ impl DeclArgs {
         Resolved {
             declaration: self.declaration(),
             timeout: self.timeout,
+            jobs: self.jobs.map(usize::from),
         }
     }
 
@@ -180,6 +186,7 @@ impl DeclArgs {
         Resolved {
             declaration: config::merge(file.declaration(), self.declaration()),
             timeout: self.timeout.or(file.timeout),
+            jobs: self.jobs.map(usize::from).or(file.jobs),
         }
     }
 
@@ -198,6 +205,7 @@ impl DeclArgs {
 pub(crate) struct Resolved {
     pub(crate) declaration: Declaration,
     pub(crate) timeout: Option<f64>,
+    pub(crate) jobs: Option<usize>,
 }
 
 impl Resolved {
@@ -216,6 +224,14 @@ impl Resolved {
             codec,
             declaration: self.declaration.clone(),
             timeout: Duration::from_secs_f64(self.timeout()?),
+            jobs: match self.jobs {
+                Some(jobs) if !(1..=256).contains(&jobs) => {
+                    return Err(SetupError(format!(
+                        "jobs must be from 1 to 256, not {jobs}"
+                    )));
+                }
+                jobs => jobs,
+            },
         })
     }
 

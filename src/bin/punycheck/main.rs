@@ -717,6 +717,20 @@ fn matrix_cmd(codec: Option<Codec>) -> Result<bool, SetupError> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Every program an implementation spec starts ends with this run, also
+    // on Ctrl-C or SIGTERM, and so do the orphans those programs leave.
+    engines::process::adopt_orphans();
+    let _ = ctrlc::set_handler(|| {
+        engines::process::end_all();
+        std::process::exit(130);
+    });
+    let code = run(cli);
+    engines::process::end_all();
+    code
+}
+
+/// Runs the command; the exit code says how it went.
+fn run(cli: Cli) -> ExitCode {
     let chosen = cli.codec.map(Codec::from);
     let codec = chosen.unwrap_or(Codec::Punycode);
     let result = match cli.command {

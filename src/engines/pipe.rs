@@ -1,0 +1,559 @@
+//! Any program that answers questions one line at a time on a persistent
+//! pipe, selected as `pipe:COMMAND`: started once per worker and kept, so
+//! that an implementation in a language that starts slowly is asked
+//! thousands of questions a second instead of a few.
+//!
+//! The protocol, one line each way per question, in order, flushed:
+//!
+//! - request: `encode TOKENS` (the `u+XXXX`/`U+XXXX` tokens of the `exec:`
+//!   convention, separated by single spaces) or `decode TEXT` (the encoded
+//!   text, printable ASCII); with nothing to encode or decode, the verb
+//!   stands alone (`encode`, `decode`);
+//! - answer: `ok RESULT` (the encoded text, or the tokens separated by single
+//!   spaces; `ok` alone for an empty result) or `error MESSAGE`, with the
+//!   `exec:` convention's messages (`invalid input`, `arithmetic overflow`,
+//!   `input or output is too large...`, or `failed...` for a program
+//!   declared `--errors failure-only`).
+//!
+//! For the other codecs the convention is that of `exec:`: LACE and
+//! AMC-ACE-Z text as it is, UTF-8 as lowercase hexadecimal both ways.
+//!
+//! A program that dies or closes its output while a question is in flight
+//! has crashed on that question ([`EngineError::Crashed`], with the line of
+//! its standard error that says why); one that does not answer in time is
+//! restarted and asked once more with four times the limit before it counts
+//! as hung ([`EngineError::Hung`]); an answer outside the protocol is
+//! [`EngineError::Broken`]. In each case the program is restarted for the
+//! next question.
+
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::os::unix::process::ExitStatusExt;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::{Arc, Mutex, MutexGuard, mpsc};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use wait_timeout::ChildExt;
+
+use super::exec::{MAX_OUTPUT, convention_error, crash_line, parse_token, probe, tokens_for};
+use super::process;
+use super::{
+    Capabilities, CodePointDomain, Declaration, DecodeResult, Directions, EncodeResult, Engine,
+    EngineError, ErrorDetail, PunycodeInput,
+};
+use crate::codec::Codec;
+use crate::punycode::{CaseFlags, Decoded};
+use crate::vocabulary::parse_hex;
+
+/// How much longer the second try of a question that timed out may take.
+const RETRY_FACTOR: u32 = 4;
+
+/// How much of a worker's standard error is kept to tell why it died.
+const STDERR_KEPT: usize = 64 << 10;
+
+/// An external program under test, answering on a persistent pipe.
+#[derive(Debug)]
+pub struct Pipe {
+    name: String,
+    codec: Codec,
+    argv: Vec<String>,
+    declaration: Declaration,
+    timeout: Duration,
+    deadline: Mutex<Option<Instant>>,
+    jobs: usize,
+    /// Started workers that are not answering a question now.
+    idle: Mutex<Vec<Worker>>,
+}
+
+/// One running copy of the program.
+#[derive(Debug)]
+struct Worker {
+    child: Child,
+    /// Questions for the writer thread (which owns the program's stdin).
+    questions: mpsc::Sender<Vec<u8>>,
+    /// Lines of its standard output, from the reader thread.
+    answers: mpsc::Receiver<Line>,
+    /// The end of its standard error since the question in flight.
+    stderr: Arc<Mutex<Vec<u8>>>,
+}
+
+/// What the reader thread saw on the program's standard output.
+#[derive(Debug)]
+enum Line {
+    /// One line, without its newline.
+    Text(Vec<u8>),
+    /// A line longer than [`MAX_OUTPUT`].
+    TooLong,
+    /// The end of the output (or an error reading it).
+    End,
+}
+
+/// How waiting for an answer ended without one.
+enum NoAnswer {
+    /// Not within the time it was given: the worker was killed.
+    TimedOut,
+    /// An error, and the worker is gone.
+    Error(EngineError),
+}
+
+impl Pipe {
+    /// Parses `command` into words the way a POSIX shell would (quotes and
+    /// backslashes, no expansion). `declaration` says what the program
+    /// supports; `timeout` bounds each answer; `jobs` is how many copies
+    /// answer at once (by default one per core). Nothing starts until the
+    /// first question.
+    pub fn new(
+        command: &str,
+        declaration: Declaration,
+        timeout: Duration,
+        jobs: Option<usize>,
+    ) -> Result<Self, String> {
+        let argv = shell_words::split(command)
+            .map_err(|e| format!("cannot split the command {command:?}: {e}"))?;
+        if argv.is_empty() {
+            return Err("pipe: needs a command, e.g. pipe:python3 my_adapter.py".into());
+        }
+        let jobs = jobs
+            .unwrap_or_else(|| thread::available_parallelism().map_or(2, |n| n.get()))
+            .max(1);
+        Ok(Pipe {
+            name: format!("pipe:{command}"),
+            codec: Codec::Punycode,
+            argv,
+            declaration,
+            timeout,
+            deadline: Mutex::new(None),
+            jobs,
+            idle: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// The same program, implementing `codec` (Punycode unless this is
+    /// called). Codecs without annotations never send flags.
+    pub fn for_codec(mut self, codec: Codec) -> Self {
+        self.codec = codec;
+        if !codec.has_annotations() {
+            self.declaration.annotations = Some(false);
+        }
+        self
+    }
+
+    /// Asks trivial questions (encode u+0061 u+00E9, decode its encoding)
+    /// in the declared directions to show that the program starts and
+    /// speaks the protocol; the message says what went wrong.
+    pub fn probe(&self) -> Result<(), String> {
+        probe(
+            self,
+            "the pipe: protocol (lines \"encode TOKENS\" / \"decode TEXT\" answered by \"ok RESULT\" / \"error MESSAGE\")",
+        )
+    }
+
+    /// Whether the encoded form crosses the channel as hexadecimal.
+    fn hex_channel(&self) -> bool {
+        self.codec == Codec::Utf8
+    }
+
+    fn idle(&self) -> MutexGuard<'_, Vec<Worker>> {
+        self.idle.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Asks one question (a request line, without its newline) and returns
+    /// the answer line; a slow answer is asked again, of a fresh worker,
+    /// with a longer limit before it counts as a hang.
+    fn ask(&self, question: &[u8]) -> Result<Vec<u8>, EngineError> {
+        let deadline = *self.deadline.lock().unwrap_or_else(|e| e.into_inner());
+        let mut limit = self.timeout;
+        for attempt in 0..2 {
+            let allowed = match deadline {
+                Some(end) => limit.min(end.saturating_duration_since(Instant::now())),
+                None => limit,
+            };
+            if allowed.is_zero() {
+                return Err(EngineError::Cancelled);
+            }
+            let worker = match self.idle().pop() {
+                Some(worker) => worker,
+                None => Worker::start(&self.argv)?,
+            };
+            match worker.ask(question, allowed) {
+                Ok((worker, answer)) => {
+                    // Out of the protocol, it may also be out of step with
+                    // the questions: the next question goes to a fresh one.
+                    if answer.starts_with(b"ok") || answer.starts_with(b"error ") {
+                        self.idle().push(worker);
+                    } else {
+                        worker.end();
+                    }
+                    return Ok(answer);
+                }
+                Err(NoAnswer::Error(e)) => return Err(e),
+                Err(NoAnswer::TimedOut) if allowed < limit => return Err(EngineError::Cancelled),
+                Err(NoAnswer::TimedOut) if attempt == 0 => limit = self.timeout * RETRY_FACTOR,
+                Err(NoAnswer::TimedOut) => {}
+            }
+        }
+        Err(EngineError::Hung(format!(
+            "no answer within {:.1} s, nor within {:.1} s when asked again of a fresh process (killed)",
+            self.timeout.as_secs_f64(),
+            limit.as_secs_f64()
+        )))
+    }
+
+    /// Asks `verb payload` and interprets the answer: the result text after
+    /// `ok`, or the error the message stands for.
+    fn result(&self, verb: &str, payload: &[u8]) -> Result<String, EngineError> {
+        let mut question = verb.as_bytes().to_vec();
+        if !payload.is_empty() {
+            question.push(b' ');
+            question.extend_from_slice(payload);
+        }
+        let answer = self.ask(&question)?;
+        let Ok(answer) = String::from_utf8(answer) else {
+            return Err(EngineError::Broken("the answer is not UTF-8 text".into()));
+        };
+        if answer == "ok" {
+            return Ok(String::new());
+        }
+        if let Some(result) = answer.strip_prefix("ok ") {
+            return Ok(result.to_string());
+        }
+        if let Some(message) = answer.strip_prefix("error ") {
+            let kinds = self.capabilities().errors == ErrorDetail::Kinds;
+            return Err(convention_error(message.trim(), kinds).unwrap_or_else(|| {
+                EngineError::Broken(format!(
+                    "an error message outside the convention: {message:?}"
+                ))
+            }));
+        }
+        Err(EngineError::Broken(format!(
+            "the answer is neither \"ok ...\" nor \"error ...\": {answer:?}"
+        )))
+    }
+}
+
+impl Worker {
+    /// Starts the program with its three threads: one writing questions,
+    /// one reading answers, one keeping the end of its standard error.
+    fn start(argv: &[String]) -> Result<Worker, EngineError> {
+        let mut child = process::spawn(
+            Command::new(&argv[0])
+                .args(&argv[1..])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped()),
+        )
+        .map_err(|e| EngineError::Broken(format!("cannot start {:?}: {e}", argv[0])))?;
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let mut stderr_pipe = child.stderr.take().expect("stderr is piped");
+        let (questions, to_write) = mpsc::channel();
+        thread::spawn(move || write_questions(stdin, to_write));
+        let (send, answers) = mpsc::channel();
+        thread::spawn(move || read_answers(stdout, send));
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let kept = Arc::clone(&stderr);
+        thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n @ 1..) = stderr_pipe.read(&mut buf) {
+                let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+                kept.extend_from_slice(&buf[..n]);
+                if kept.len() > STDERR_KEPT {
+                    let cut = kept.len() - STDERR_KEPT;
+                    kept.drain(..cut);
+                }
+            }
+        });
+        Ok(Worker {
+            child,
+            questions,
+            answers,
+            stderr,
+        })
+    }
+
+    /// Asks one question; the worker comes back with the answer, or is
+    /// ended.
+    fn ask(self, question: &[u8], allowed: Duration) -> Result<(Worker, Vec<u8>), NoAnswer> {
+        self.stderr
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+        let mut line = Vec::with_capacity(question.len() + 1);
+        line.extend_from_slice(question);
+        line.push(b'\n');
+        // A send fails only when the writer thread has stopped, because the
+        // program closed its input: its output will say the rest.
+        let _ = self.questions.send(line);
+        match self.answers.recv_timeout(allowed) {
+            Ok(Line::Text(answer)) => Ok((self, answer)),
+            Ok(Line::TooLong) => {
+                self.end();
+                Err(NoAnswer::Error(EngineError::Broken(format!(
+                    "an answer longer than {} MiB, the most punycheck reads",
+                    MAX_OUTPUT >> 20
+                ))))
+            }
+            Ok(Line::End) | Err(mpsc::RecvTimeoutError::Disconnected) => {
+                Err(NoAnswer::Error(self.died()))
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                self.end();
+                Err(NoAnswer::TimedOut)
+            }
+        }
+    }
+
+    /// The program closed its output with a question in flight: what it
+    /// died of, with the line of its standard error that says why.
+    fn died(mut self) -> EngineError {
+        let status = self
+            .child
+            .wait_timeout(Duration::from_secs(1))
+            .ok()
+            .flatten();
+        // Its standard error may still be draining.
+        thread::sleep(Duration::from_millis(20));
+        let stderr =
+            String::from_utf8_lossy(&self.stderr.lock().unwrap_or_else(|e| e.into_inner()))
+                .into_owned();
+        self.end();
+        let said = crash_line(&stderr).or_else(|| {
+            stderr
+                .lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .map(|l| l.trim_end().to_string())
+        });
+        let how = match status {
+            Some(status) => match status.code() {
+                Some(code) => format!("exited with status {code} while answering"),
+                None => format!("killed by signal {}", status.signal().unwrap_or(0)),
+            },
+            None => "closed its output while answering".to_string(),
+        };
+        EngineError::Crashed(match said {
+            Some(line) => format!("{how}: {line}"),
+            None => how,
+        })
+    }
+
+    /// Kills the program and everything in its group.
+    fn end(mut self) {
+        process::end(&mut self.child);
+    }
+}
+
+impl Drop for Pipe {
+    fn drop(&mut self) {
+        for worker in self.idle().drain(..) {
+            worker.end();
+        }
+    }
+}
+
+/// Writes each question to the program and flushes it; stops when the
+/// program closes its input or the worker is dropped.
+fn write_questions(stdin: ChildStdin, questions: mpsc::Receiver<Vec<u8>>) {
+    let mut stdin = io::BufWriter::new(stdin);
+    for question in questions {
+        if stdin
+            .write_all(&question)
+            .and_then(|()| stdin.flush())
+            .is_err()
+        {
+            break;
+        }
+    }
+}
+
+/// Sends each line of the program's output, then [`Line::End`].
+fn read_answers(stdout: impl Read, answers: mpsc::Sender<Line>) {
+    let mut reader = BufReader::with_capacity(64 << 10, stdout);
+    loop {
+        let mut line = Vec::new();
+        let read = (&mut reader)
+            .take(MAX_OUTPUT + 1)
+            .read_until(b'\n', &mut line);
+        let sent = match read {
+            Ok(0) | Err(_) => {
+                let _ = answers.send(Line::End);
+                return;
+            }
+            Ok(_) if line.last() == Some(&b'\n') => {
+                line.pop();
+                answers.send(Line::Text(line))
+            }
+            Ok(_) if line.len() as u64 > MAX_OUTPUT => {
+                let _ = answers.send(Line::TooLong);
+                return;
+            }
+            // The output ended inside a line.
+            Ok(_) => {
+                let _ = answers.send(Line::End);
+                return;
+            }
+        };
+        if sent.is_err() {
+            return;
+        }
+    }
+}
+
+impl Engine for Pipe {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn codec(&self) -> Codec {
+        self.codec
+    }
+
+    fn workers(&self) -> usize {
+        self.jobs
+    }
+
+    fn set_deadline(&self, deadline: Option<Instant>) {
+        *self.deadline.lock().unwrap_or_else(|e| e.into_inner()) = deadline;
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        let own = Capabilities {
+            domain: CodePointDomain::U32,
+            annotations: true,
+            errors: ErrorDetail::Kinds,
+            punycode_input: if self.hex_channel() {
+                PunycodeInput::Bytes
+            } else {
+                PunycodeInput::PrintableLine
+            },
+            max_encode_input: None,
+            max_decode_input: None,
+            directions: Directions::Both,
+            deviations: &[],
+        };
+        self.declaration.apply(own)
+    }
+
+    fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
+        let tokens = tokens_for(input, case_flags, self.capabilities().annotations)?;
+        let result = self.result("encode", tokens.as_bytes())?;
+        if self.hex_channel() {
+            return parse_hex(&result)
+                .map_err(|e| EngineError::Broken(format!("result is not hexadecimal bytes: {e}")));
+        }
+        if let Some(bad) = result.bytes().find(|b| !(0x20..0x7F).contains(b)) {
+            return Err(EngineError::Broken(format!(
+                "result contains byte {bad:#04X}, which is not printable ASCII: {result:?}"
+            )));
+        }
+        Ok(result.into_bytes())
+    }
+
+    fn decode(&self, input: &[u8]) -> DecodeResult {
+        let text: Vec<u8> = if self.hex_channel() {
+            input
+                .iter()
+                .flat_map(|b| format!("{b:02x}").into_bytes())
+                .collect()
+        } else {
+            input.to_vec()
+        };
+        let result = self.result("decode", &text)?;
+        let mut decoded = Decoded::default();
+        if !result.is_empty() {
+            for token in result.split(' ') {
+                let (cp, flag) = parse_token(token)
+                    .map_err(|e| EngineError::Broken(format!("result token {e}")))?;
+                decoded.code_points.push(cp);
+                decoded.flags.push(flag);
+            }
+        }
+        if !self.capabilities().annotations {
+            decoded.flags = CaseFlags::unset(decoded.flags.len());
+        }
+        Ok(decoded)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> Pipe {
+        let command = format!("sh -c {}", shell_words::quote(script));
+        Pipe::new(
+            &command,
+            Declaration::default(),
+            Duration::from_secs(5),
+            Some(1),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn answers_in_the_protocol_are_read() {
+        let pipe = sh("while read verb rest; do \
+                if [ \"$verb\" = encode ]; then echo 'ok a-bga'; else echo 'ok u+0061 U+00E9'; fi; \
+            done");
+        assert_eq!(pipe.encode(&[0x61, 0xE9], None).unwrap(), b"a-bga");
+        let decoded = pipe.decode(b"a-bga").unwrap();
+        assert_eq!(decoded.code_points, [0x61, 0xE9]);
+        assert_eq!(decoded.flags, [false, true]);
+        // The same process answered both: one worker was kept.
+        assert_eq!(pipe.idle().len(), 1);
+    }
+
+    #[test]
+    fn errors_and_garbage_are_told_apart() {
+        let pipe = sh("read line; echo 'error arithmetic overflow'; read line; echo 'nonsense'");
+        let overflow = Err(EngineError::Rejected(Some(
+            crate::punycode::ErrorKind::Overflow,
+        )));
+        assert_eq!(pipe.decode(b"x"), overflow);
+        assert!(matches!(pipe.decode(b"x"), Err(EngineError::Broken(_))));
+        // Out of the protocol, the worker was ended: a fresh one answers.
+        assert_eq!(pipe.decode(b"x"), overflow);
+    }
+
+    #[test]
+    fn a_death_in_flight_is_a_crash_of_that_question() {
+        let pipe = sh("read line; echo 'about to die' >&2; kill -SEGV $$");
+        for _ in 0..2 {
+            let crashed = pipe.encode(&[0x61], None);
+            assert!(
+                matches!(&crashed, Err(EngineError::Crashed(m))
+                    if m.contains("signal 11") && m.contains("about to die")),
+                "{crashed:?}"
+            );
+        }
+        let exits = sh("read line; exit 3");
+        let crashed = exits.decode(b"a");
+        assert!(
+            matches!(&crashed, Err(EngineError::Crashed(m)) if m.contains("status 3")),
+            "{crashed:?}"
+        );
+    }
+
+    #[test]
+    fn a_hang_is_asked_again_then_reported() {
+        let pipe = Pipe::new(
+            "sleep 60",
+            Declaration::default(),
+            Duration::from_millis(50),
+            Some(1),
+        )
+        .unwrap();
+        assert!(matches!(pipe.decode(b"a"), Err(EngineError::Hung(_))));
+        pipe.set_deadline(Some(Instant::now()));
+        assert_eq!(pipe.decode(b"a"), Err(EngineError::Cancelled));
+    }
+
+    #[test]
+    fn empty_payloads_leave_the_verb_alone() {
+        let pipe = sh(
+            "while IFS= read -r line; do echo \"ok $line\" | sed 's/^ok encode$/ok/; s/^ok decode$/ok/'; done",
+        );
+        assert_eq!(pipe.encode(&[], None).unwrap(), b"");
+        assert!(pipe.decode(b"").unwrap().code_points.is_empty());
+    }
+}

@@ -1,0 +1,169 @@
+//! Every process an `exec:` or `pipe:` program starts ends with the run:
+//! at its end, and when punycheck is interrupted, including children that
+//! left the program's process group with `setsid`.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// The binary under test.
+const BIN: &str = env!("CARGO_BIN_EXE_punycheck");
+
+/// The RFC's own test wrapper, compiled by the build script.
+const RFC_WRAPPER: &str = env!("PUNYCHECK_RFC3492_WRAPPER");
+
+/// The ids of the running processes whose command line contains `marker`.
+fn processes_with(marker: &str) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse().ok()) else {
+            continue;
+        };
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        let zombie = stat
+            .rfind(')')
+            .is_some_and(|k| stat[k + 1..].trim_start().starts_with('Z'));
+        if !zombie && String::from_utf8_lossy(&cmdline).contains(marker) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// Waits (up to a minute, for a loaded machine) until no process carries
+/// `marker`; the ones left, if any.
+fn left_after_waiting(marker: &str) -> Vec<u32> {
+    let end = Instant::now() + Duration::from_secs(60);
+    loop {
+        let left = processes_with(marker);
+        if left.is_empty() || Instant::now() > end {
+            return left;
+        }
+        thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// A `sleep` duration no other process uses, to find our sleepers by.
+fn marker(tag: u32) -> String {
+    format!("6{tag:02}.{}", std::process::id())
+}
+
+fn script(dir: &Path, name: &str, body: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
+    Command::new("chmod").arg("+x").arg(&path).status().unwrap();
+    path.display().to_string()
+}
+
+fn kill(pids: &[u32]) {
+    for pid in pids {
+        let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+    }
+}
+
+#[test]
+fn children_that_leave_the_group_end_with_the_check() {
+    let dir = tempfile_dir("setsid");
+    let marker = marker(1);
+    // Each run leaves a child in a session of its own, then answers as the
+    // RFC's wrapper does.
+    let program = script(
+        &dir,
+        "leaves-children",
+        &format!("setsid sleep {marker} </dev/null >/dev/null 2>&1 &\nexec {RFC_WRAPPER} \"$@\"\n"),
+    );
+    let out = Command::new(BIN)
+        .args([
+            "check",
+            "--impl",
+            &format!("exec:{program}"),
+            "--cases",
+            "40",
+            "--seconds",
+            "600",
+        ])
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout);
+    let left = left_after_waiting(&marker);
+    kill(&left);
+    assert_eq!(out.status.code(), Some(0), "{report}");
+    assert!(
+        left.is_empty(),
+        "{} children of the program outlived the check",
+        left.len()
+    );
+}
+
+#[test]
+fn sigterm_ends_every_program_and_its_children() {
+    let dir = tempfile_dir("sigterm");
+    let in_group = marker(2);
+    let own_session = marker(3);
+    let adapter = Path::new(env!("CARGO_MANIFEST_DIR")).join("adapters/python/cpython_codec.py");
+    let program = script(
+        &dir,
+        "pipe-with-children",
+        &format!(
+            "sleep {in_group} </dev/null >/dev/null 2>&1 &\n\
+             setsid sleep {own_session} </dev/null >/dev/null 2>&1 &\n\
+             exec python3 {}\n",
+            adapter.display()
+        ),
+    );
+    let mut check = Command::new(BIN)
+        .args([
+            "check",
+            "--impl",
+            &format!("pipe:{program}"),
+            "--domain",
+            "unicode",
+            "--errors",
+            "failure-only",
+            "--no-annotations",
+            "--seconds",
+            "600",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until the program is running, and its children.
+    let end = Instant::now() + Duration::from_secs(120);
+    while (processes_with(&in_group).is_empty() || processes_with(&own_session).is_empty())
+        && Instant::now() < end
+    {
+        thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        !processes_with(&in_group).is_empty(),
+        "the program never started"
+    );
+    let pid = check.id().to_string();
+    Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+    let status = check.wait().unwrap();
+    let left: Vec<u32> = [
+        left_after_waiting(&in_group),
+        left_after_waiting(&own_session),
+    ]
+    .concat();
+    kill(&left);
+    assert_eq!(status.code(), Some(130), "SIGTERM ends the check");
+    assert!(
+        left.is_empty(),
+        "{} processes outlived the check",
+        left.len()
+    );
+}
+
+/// A fresh directory for this test's scripts.
+fn tempfile_dir(name: &str) -> std::path::PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("punycheck-processes-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
