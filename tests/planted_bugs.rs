@@ -3,8 +3,10 @@
 //! nonconforming, with a reproducer that reproduces.
 //!
 //! The implementation is `tests/impls/pyny.py`, an independent Python
-//! Punycode behind the RFC test wrapper's convention, run through `exec:`.
-//! Each bug is one `--bug NAME` (listed by `pyny.py --help`).
+//! Punycode that speaks both the RFC test wrapper's convention (`exec:`)
+//! and the `pipe:` protocol. Each bug is one `--bug NAME` (listed by
+//! `pyny.py --help`); the bugs are checked through `pipe:`, which asks
+//! a hundred times more questions a second.
 
 mod common;
 
@@ -41,11 +43,19 @@ fn bugs() -> Vec<String> {
 
 #[test]
 fn the_correct_program_is_conforming() {
-    let spec = format!("exec:python3 {PYNY}");
+    for spec in [
+        format!("exec:python3 {PYNY}"),
+        format!("pipe:python3 {PYNY} --pipe"),
+    ] {
+        conforming(&spec);
+    }
+}
+
+fn conforming(spec: &str) {
     let out = punycheck(&[
         "check",
         "--impl",
-        &spec,
+        spec,
         "--seed",
         "1",
         "--cases",
@@ -60,7 +70,7 @@ fn the_correct_program_is_conforming() {
         "{report}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(report.contains("CONFORMING"));
+    assert!(report.contains("CONFORMING"), "{spec}: {report}");
 }
 
 #[test]
@@ -68,7 +78,7 @@ fn every_planted_bug_is_reported_with_a_working_reproducer() {
     let bugs = bugs();
     assert!(bugs.len() >= 14, "pyny lists {} bugs: {bugs:?}", bugs.len());
     for bug in &bugs {
-        let spec = format!("exec:python3 {PYNY} --bug {bug}");
+        let spec = format!("pipe:python3 {PYNY} --pipe --bug {bug}");
         // --seconds is only a ceiling here: --fail-fast stops at the first
         // minimized finding, and the run is decided by the seed.
         let out = punycheck(&[

@@ -4,6 +4,7 @@ convention of the RFC's Appendix C test wrapper, with optional planted bugs.
 
 Usage:  pyny.py [--unicode] [--bug NAME] -e      code points in, Punycode out
         pyny.py [--unicode] [--bug NAME] -d      Punycode in, code points out
+        pyny.py [--unicode] [--bug NAME] --pipe  punycheck's pipe: protocol
         pyny.py --help
 
   --unicode  take and return only Unicode scalar values, as an implementation
@@ -46,6 +47,14 @@ Protocol (the compiled Appendix C wrapper, reproduced byte for byte):
                               (with --unicode, "invalid input" also means a
                               code point that is not a Unicode scalar value)
     "I/O error"               reading or writing failed
+  --pipe  Many questions, one line each on standard input: "encode TOKENS"
+      (tokens as for -e) or "decode TEXT" (as the line of -d), the verb
+      alone when there is nothing to encode or decode. Each is answered by
+      one line on standard output, flushed: "ok RESULT" (the Punycode
+      string, or the tokens separated by single spaces; "ok" alone for an
+      empty result) or "error MESSAGE" with a message below. A question
+      with another verb is "error invalid input".
+
   A NUL byte as the first character of the line is undefined behaviour in
   the wrapper (it crashes); pyny reports "invalid input". Usage errors exit
   with status 2, internal errors with status 70 and a one-line message.
@@ -458,6 +467,39 @@ def usage(message: str) -> int:
     return 2
 
 
+def answer(codec: Punycode, question: bytes) -> bytes:
+    """The answer line to one question of the pipe: protocol."""
+    verb, _, payload = question.partition(b" ")
+    try:
+        if verb == b"encode":
+            values, flags = read_code_points(payload)
+            return b"ok " + printable(codec.encode(values, flags))
+        if verb == b"decode":
+            if len(payload) > MAX_LINE:
+                raise TooBig
+            if any(not 0x20 <= c < 0x7F for c in payload):
+                raise BadInput
+            code_points, upper = codec.decode(payload)
+            return b"ok " + " ".join(
+                f"{'U' if u else 'u'}+{c:04X}" for c, u in zip(code_points, upper)
+            ).encode()
+        raise BadInput
+    except Failure as failure:
+        return b"error " + failure.message.encode()
+
+
+def serve(codec: Punycode) -> int:
+    """Answers pipe: questions until the end of standard input."""
+    with open(0, "rb", closefd=False) as stdin:
+        for line in stdin:
+            reply = answer(codec, line.rstrip(b"\n")).rstrip(b" ")
+            try:
+                write_all(1, reply + b"\n")
+            except OSError:
+                return 1
+    return 0
+
+
 def main(args: list[str]) -> int:
     mode = bug = None
     unicode = False
@@ -475,14 +517,16 @@ def main(args: list[str]) -> int:
             if name not in BUGS:
                 return usage(f"unknown bug {name!r}; known: {', '.join(BUGS)}")
             bug = name
-        elif arg in ("-e", "-d") and mode is None:
+        elif arg in ("-e", "-d", "--pipe") and mode is None:
             mode = arg
         else:
             return usage(f"unexpected argument {arg!r}")
     if mode is None:
-        return usage("needs -e or -d")
+        return usage("needs -e, -d or --pipe")
 
     codec = Punycode(bug, unicode)
+    if mode == "--pipe":
+        return serve(codec)
     try:
         try:
             with open(0, "rb", closefd=False) as stdin:
