@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// A punycheck pipe: adapter in JavaScript (Node). Copy it, and replace the
+// bodies of encode() and decode() with calls into your implementation; as it
+// stands it checks Node's bundled punycode module:
+//
+//     punycheck check --impl 'pipe:node pipe_template.js' \
+//         --domain unicode --errors failure-only --no-annotations
+'use strict';
+const readline = require('node:readline');
+const punycode = require('node:punycode');
+
+// The implementation refused the input. The message is one of the
+// convention's: "invalid input", "arithmetic overflow", "input or output is
+// too large", or "failed: ..." when it does not say why.
+class Refused extends Error {}
+
+// Code points (an array of numbers) to Punycode (a string).
+function encode(codePoints) {
+	try {
+		return punycode.encode(codePoints.map((cp) => String.fromCodePoint(cp)).join(''));
+	} catch (e) {
+		if (e instanceof RangeError) throw new Refused('failed: ' + e.message);
+		throw e;
+	}
+}
+
+// Punycode (a string of printable ASCII) to code points (an array of numbers).
+function decode(text) {
+	try {
+		return Array.from(punycode.decode(text), (c) => c.codePointAt(0));
+	} catch (e) {
+		if (e instanceof RangeError) throw new Refused('failed: ' + e.message);
+		throw e;
+	}
+}
+
+// One answer line to one question line.
+function answer(question) {
+	const space = question.indexOf(' ');
+	const verb = space < 0 ? question : question.slice(0, space);
+	const payload = space < 0 ? '' : question.slice(space + 1);
+	try {
+		if (verb === 'encode') {
+			const tokens = payload.split(' ').filter(Boolean);
+			return 'ok ' + encode(tokens.map((token) => parseInt(token.slice(2), 16)));
+		}
+		if (verb === 'decode') {
+			const hex = (cp) => 'u+' + cp.toString(16).toUpperCase().padStart(4, '0');
+			return 'ok ' + decode(payload).map(hex).join(' ');
+		}
+		return 'error invalid input';
+	} catch (e) {
+		if (e instanceof Refused) return 'error ' + e.message;
+		throw e;
+	}
+}
+
+readline.createInterface({ input: process.stdin, crlfDelay: Infinity })
+	.on('line', (line) => process.stdout.write(answer(line).trimEnd() + '\n'));

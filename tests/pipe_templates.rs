@@ -1,0 +1,93 @@
+//! The `pipe:` adapter templates of `adapters/templates/`, shown whole in
+//! the README: each one speaks the protocol (every vector is asked and
+//! answered, nothing is broken, crashed or hung), and every cause `check`
+//! reports about the implementation behind it has a reproducer that
+//! reproduces.
+
+use std::path::Path;
+use std::process::Command;
+
+/// The binary under test.
+const BIN: &str = env!("CARGO_BIN_EXE_punycheck");
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+const TEMPLATES: [(&str, &str); 2] = [
+    ("python3", "adapters/templates/pipe_template.py"),
+    ("node", "adapters/templates/pipe_template.js"),
+];
+
+#[test]
+fn the_readme_shows_each_template_whole() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    for (_, path) in TEMPLATES {
+        let template = std::fs::read_to_string(root().join(path)).unwrap();
+        assert!(
+            readme.contains(&template),
+            "README.md does not show {path} as it is"
+        );
+    }
+}
+
+#[test]
+fn each_template_speaks_the_protocol_and_its_findings_reproduce() {
+    for (runtime, path) in TEMPLATES {
+        let spec = format!("pipe:{runtime} {path}");
+        let declared = [
+            "--domain",
+            "unicode",
+            "--errors",
+            "failure-only",
+            "--no-annotations",
+        ];
+        let out = Command::new(BIN)
+            .current_dir(root())
+            .args(["check", "--impl", &spec, "--seed", "1", "--cases", "300"])
+            .args(["--seconds", "900"])
+            .args(declared)
+            .output()
+            .unwrap();
+        let report = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{spec}: {report}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let vectors = report
+            .lines()
+            .find_map(|l| l.strip_prefix("vectors: "))
+            .unwrap_or_else(|| panic!("{spec}: no vector line in {report}"));
+        // "N of N run": every vector was asked or declared not askable.
+        let words: Vec<&str> = vectors.split_whitespace().take(3).collect();
+        assert!(
+            words.len() == 3 && words[1] == "of" && words[0] == words[2],
+            "{spec}: {vectors}"
+        );
+        for kind in ["crash", "broken answer", "hang"] {
+            assert!(
+                !report.contains(&format!(": {kind} (")),
+                "{spec} was found {kind}: {report}"
+            );
+        }
+        let reproducers: Vec<&str> = report
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("reproduce: punycheck "))
+            .collect();
+        for repro in reproducers {
+            let words = shell_words::split(repro).unwrap();
+            let again = Command::new(BIN)
+                .current_dir(root())
+                .args(&words)
+                .output()
+                .unwrap();
+            assert_eq!(
+                again.status.code(),
+                Some(1),
+                "{spec}: `punycheck {repro}` does not reproduce:\n{}",
+                String::from_utf8_lossy(&again.stdout)
+            );
+        }
+    }
+}
