@@ -132,14 +132,7 @@ impl Config {
 /// A declaration on the command line laid over the file's: each fact the
 /// command line states wins.
 pub fn merge(file: Declaration, command_line: Declaration) -> Declaration {
-    Declaration {
-        domain: command_line.domain.or(file.domain),
-        errors: command_line.errors.or(file.errors),
-        annotations: command_line.annotations.or(file.annotations),
-        directions: command_line.directions.or(file.directions),
-        max_encode: command_line.max_encode.or(file.max_encode),
-        max_decode: command_line.max_decode.or(file.max_decode),
-    }
+    command_line.over(file)
 }
 
 #[cfg(test)]

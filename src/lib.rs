@@ -21,7 +21,9 @@
 //! - [`engines`]: one [`engines::Engine`] trait that every implementation sits
 //!   behind, each declaring its [`engines::Capabilities`]: the clean-room code,
 //!   the C reference, the `idna` crate, the system's libidn2 and ICU, and any
-//!   program following the RFC test wrapper's convention (`exec:`).
+//!   program following the RFC test wrapper's convention (`exec:`) or the
+//!   persistent line protocol (`pipe:`); [`engines::process`] ends every
+//!   process they start.
 //! - [`harness`]: the vector files of `vectors/` and their runner; judging
 //!   with divergence classes; seeded generators; round-trip and uniqueness
 //!   properties; minimization; campaigns behind `punycheck check` and
@@ -39,9 +41,12 @@
 //!
 //! # Plugging in an implementation
 //!
-//! Implement [`engines::Engine`] and declare honestly what it supports: the
+//! Implement [`engines::Engine`], or give two functions to
+//! [`engines::Functions`], and declare honestly what it supports: the
 //! harness skips, with a recorded reason, every case outside that
 //! declaration, and fails every other difference from the expected result.
+//! [`harness::check::check`] runs the whole check that `punycheck check`
+//! runs, from a crate's own tests.
 //!
 //! # Panics
 //!

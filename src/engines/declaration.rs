@@ -76,6 +76,18 @@ pub enum DirectionsDecl {
 }
 
 impl Declaration {
+    /// This declaration laid over `base`: each fact this one states wins.
+    pub fn over(self, base: Declaration) -> Declaration {
+        Declaration {
+            domain: self.domain.or(base.domain),
+            errors: self.errors.or(base.errors),
+            annotations: self.annotations.or(base.annotations),
+            directions: self.directions.or(base.directions),
+            max_encode: self.max_encode.or(base.max_encode),
+            max_decode: self.max_decode.or(base.max_decode),
+        }
+    }
+
     /// Whether it declares nothing.
     pub fn is_empty(&self) -> bool {
         *self == Declaration::default()

@@ -47,6 +47,58 @@ pub struct CheckSettings {
     pub baseline: Option<Baseline>,
 }
 
+impl CheckSettings {
+    /// Settings for a check run from Rust code, such as a crate's own test:
+    /// `time` for the whole check, `seed` for the generator, no baseline,
+    /// and no command-line reproducer (each cause's input is the question
+    /// to ask the function again).
+    pub fn new(time: Duration, seed: u64) -> Self {
+        CheckSettings {
+            time,
+            cases: None,
+            seed,
+            fail_fast: false,
+            repro_prefix: String::new(),
+            spec: String::new(),
+            declared_options: String::new(),
+            baseline: None,
+        }
+    }
+}
+
+/// The whole check that `punycheck check` runs, of any implementation
+/// (see [`crate::engines::Functions`] for one made of Rust functions): the
+/// built-in vectors of its codec, generated questions and properties, and
+/// the causes found, minimized and confirmed. `report.conforming()` is the
+/// verdict and `report.to_text()` the readable report.
+///
+/// ```no_run
+/// use std::time::Duration;
+/// use punycheck::engines::{Functions, Refusal};
+/// use punycheck::harness::check::{CheckSettings, check};
+///
+/// let mine = Functions::unicode(
+///     "idna's punycode",
+///     |text| idna::punycode::encode_str(text).ok_or(Refusal::Failed),
+///     |text| idna::punycode::decode_to_string(text).ok_or(Refusal::Failed),
+/// );
+/// let report = check(&mine, &CheckSettings::new(Duration::from_secs(10), 1)).unwrap();
+/// assert!(report.conforming(), "{}", report.to_text());
+/// ```
+pub fn check(engine: &dyn Engine, settings: &CheckSettings) -> Result<CheckReport, String> {
+    let codec = engine.codec();
+    let cases: Vec<Case> = super::vectors::load(&[])?
+        .into_iter()
+        .filter(|c| c.codec == codec)
+        .collect();
+    let expectations = Expectations::parse(runner::BUILTIN_EXPECTATIONS)?;
+    let mut settings = settings.clone();
+    if settings.spec.is_empty() {
+        settings.spec = engine.name().to_string();
+    }
+    Ok(run(engine, &cases, &expectations, &settings, &mut |_, _, _| {}))
+}
+
 /// The phase a check is in, for a progress display.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {

@@ -43,7 +43,8 @@ pub struct CheckReport {
     /// The generated questions and the properties, and every cause
     /// (failed vectors included).
     pub campaign: campaign::Outcome,
-    /// The command that reproduces a cause, without its input arguments.
+    /// The command that reproduces a cause, without its input arguments;
+    /// empty when no command can (a check run from Rust code).
     pub repro_prefix: String,
     /// What did not run in the time given, in words (empty when all did).
     pub incomplete: Vec<String>,
@@ -300,7 +301,11 @@ impl CheckReport {
             }
         }
         let _ = writeln!(out, "     {seen}");
-        let _ = writeln!(out, "     reproduce: {}", self.repro_command(cause));
+        // A check run from Rust code has no command that replays it: the
+        // input above is the question to ask the function again.
+        if !self.repro_prefix.is_empty() {
+            let _ = writeln!(out, "     reproduce: {}", self.repro_command(cause));
+        }
         match &cause.confirmation {
             Confirmation::Confirmed => {}
             Confirmation::Flaky { first, second } => {
