@@ -167,3 +167,45 @@ fn tempfile_dir(name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+#[test]
+fn jobs_bounds_the_processes_of_a_pipe_program() {
+    let dir = tempfile_dir("jobs");
+    let pyny = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/impls/pyny.py");
+    for jobs in [1, 3] {
+        let log = dir.join(format!("started-{jobs}"));
+        let _ = std::fs::remove_file(&log);
+        // Each process writes a line when it starts.
+        let program = script(
+            &dir,
+            &format!("logs-starts-{jobs}"),
+            &format!(
+                "echo $$ >> {}\nexec python3 {} --pipe\n",
+                log.display(),
+                pyny.display()
+            ),
+        );
+        let out = Command::new(BIN)
+            .args(["check", "--impl", &format!("pipe:{program}")])
+            .args(["--jobs", &jobs.to_string(), "--cases", "200"])
+            .args(["--seconds", "600", "--seed", "1"])
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        let started = std::fs::read_to_string(&log).unwrap().lines().count();
+        assert!(
+            (1..=jobs).contains(&started),
+            "--jobs {jobs} started {started} processes"
+        );
+    }
+    let refused = Command::new(BIN)
+        .args(["check", "--impl", "cleanroom", "--jobs", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+}

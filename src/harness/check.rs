@@ -96,7 +96,13 @@ pub fn check(engine: &dyn Engine, settings: &CheckSettings) -> Result<CheckRepor
     if settings.spec.is_empty() {
         settings.spec = engine.name().to_string();
     }
-    Ok(run(engine, &cases, &expectations, &settings, &mut |_, _, _| {}))
+    Ok(run(
+        engine,
+        &cases,
+        &expectations,
+        &settings,
+        &mut |_, _, _| {},
+    ))
 }
 
 /// The phase a check is in, for a progress display.
