@@ -14,12 +14,13 @@
 //! end of it, and an answer cut by it counts as unfinished, never as a
 //! finding.
 
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use super::baseline::{self, Baseline};
 use super::campaign::{self, Settings};
 use super::causes::{self, Collector, Key, Kind};
-use super::report::{CheckReport, VectorSummary};
+use super::report::{CheckReport, VectorResult, VectorStatus, VectorSummary};
 use super::runner::{self, Expectations, Outcome};
 use super::vectors::Case;
 use crate::engines::Engine;
@@ -93,6 +94,7 @@ pub fn run(
     progress: &mut dyn FnMut(Phase, u64, Option<u64>),
 ) -> CheckReport {
     let start = Instant::now();
+    let started = std::time::SystemTime::now();
     let end = start + settings.time;
     engine.set_deadline(Some(end));
     let cases = interleaved(cases);
@@ -100,9 +102,16 @@ pub fn run(
     let vectors_until = start + settings.time.mul_f64(VECTOR_SHARE);
     let mut vector_report = runner::Report::default();
     let total = cases.len() as u64;
+    // Seconds per vector: each batch's time shared among the vectors it ran.
+    let mut seconds: BTreeMap<String, f64> = BTreeMap::new();
     progress(Phase::Vectors, 0, Some(total));
     for chunk in cases.chunks(CHUNK) {
+        let batch = Instant::now();
         let part = runner::run_until_one(engine, chunk, expectations, Some(vectors_until));
+        let each = batch.elapsed().as_secs_f64() / part.rows.len().max(1) as f64;
+        for row in &part.rows {
+            seconds.insert(row.case.clone(), each);
+        }
         vector_report.rows.extend(part.rows);
         vector_report.unrun += part.unrun;
         if settings.fail_fast && vector_report.failures().next().is_some() {
@@ -183,12 +192,35 @@ pub fn run(
         None => (None, None),
     };
     incomplete.extend(baseline_error);
+    let vector_results = cases
+        .iter()
+        .map(|case| {
+            let row = vector_report.rows.iter().find(|r| r.case == case.name);
+            VectorResult {
+                name: case.name.clone(),
+                file: case.file.clone(),
+                request: runner::request_of(case),
+                expected: case.expected.clone(),
+                status: match row.map(|r| &r.outcome) {
+                    None => VectorStatus::Unrun,
+                    Some(Outcome::Pass) => VectorStatus::Pass,
+                    Some(Outcome::Skip(why)) => VectorStatus::Skip(why.clone()),
+                    Some(Outcome::KnownDeviation(why)) => VectorStatus::KnownDeviation(why.clone()),
+                    Some(Outcome::Fail(detail)) => VectorStatus::Fail(detail.clone()),
+                },
+                seconds: seconds.get(&case.name).copied().unwrap_or(0.0),
+            }
+        })
+        .collect();
     CheckReport {
+        started,
+        vector_results,
         baseline,
         version: super::report::VERSION,
         implementation: settings.spec.clone(),
         codec: engine.codec().to_string(),
         declared: describe(&engine.capabilities()),
+        capabilities: engine.capabilities(),
         declared_options: settings.declared_options.clone(),
         seed: settings.seed,
         seconds: start.elapsed().as_secs_f64(),
