@@ -231,3 +231,59 @@ pub fn run(
         incomplete,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::Codec;
+    use crate::engines::CleanRoom;
+    use crate::harness::runner::BUILTIN_EXPECTATIONS;
+    use crate::harness::vectors;
+
+    /// The progress a check reports tells the truth: the phases in order,
+    /// every count within its total, the vectors counted up to all of them.
+    #[test]
+    fn progress_counts_within_their_totals() {
+        let cases: Vec<Case> = vectors::builtin()
+            .unwrap()
+            .into_iter()
+            .filter(|c| c.codec == Codec::Punycode)
+            .collect();
+        let settings = CheckSettings {
+            time: Duration::from_secs(600),
+            cases: Some(40),
+            seed: 1,
+            fail_fast: false,
+            repro_prefix: "punycheck repro --impl cleanroom".into(),
+            spec: "cleanroom".into(),
+            declared_options: String::new(),
+            baseline: None,
+        };
+        let expectations = Expectations::parse(BUILTIN_EXPECTATIONS).unwrap();
+        let mut seen: Vec<(Phase, u64, Option<u64>)> = Vec::new();
+        let report = run(
+            &CleanRoom,
+            &cases,
+            &expectations,
+            &settings,
+            &mut |p, d, t| seen.push((p, d, t)),
+        );
+        assert!(report.conforming());
+        let phases: Vec<Phase> = seen.iter().map(|s| s.0).collect();
+        let mut sorted = phases.clone();
+        sorted.sort_by_key(|p| *p as u8);
+        assert_eq!(phases, sorted, "phases out of order");
+        for (phase, done, total) in &seen {
+            if let Some(total) = total {
+                assert!(done <= total, "{phase:?} {done}/{total}");
+            }
+        }
+        let vectors: Vec<_> = seen.iter().filter(|s| s.0 == Phase::Vectors).collect();
+        assert!(vectors.iter().all(|s| s.2 == Some(cases.len() as u64)));
+        assert_eq!(vectors.last().unwrap().1, cases.len() as u64);
+        assert!(vectors.windows(2).all(|w| w[0].1 <= w[1].1));
+        let generated: Vec<_> = seen.iter().filter(|s| s.0 == Phase::Generated).collect();
+        assert!(generated.iter().all(|s| s.2 == Some(40)));
+        assert_eq!(report.vector_results.len(), cases.len());
+    }
+}

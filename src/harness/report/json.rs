@@ -153,8 +153,9 @@ struct VectorJson {
     status: &'static str,
     /// The reason (not asked, known deviation) or what was wrong (fail).
     detail: Option<String>,
-    question: Question,
-    expected: Answer,
+    /// For a failure: its question and the answer it expects, as data.
+    question: Option<Question>,
+    expected: Option<Answer>,
     seconds: f64,
     /// For a failure: the index in `causes` of the cause it belongs to.
     cause: Option<usize>,
@@ -297,8 +298,8 @@ pub fn report(report: &CheckReport) -> String {
                 file: r.file.clone(),
                 status,
                 detail,
-                question: question(&r.request),
-                expected: answer(&r.expected),
+                question: failed.then(|| question(&r.request)),
+                expected: failed.then(|| answer(&r.expected)),
                 seconds: r.seconds,
                 cause: failed.then(|| report.cause_of_vector(&r.name)).flatten(),
                 reproduce: failed.then(|| report.repro_of_request(&r.request)),
