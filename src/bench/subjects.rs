@@ -7,11 +7,13 @@
 //! implements [`Subject`] instead.
 
 use crate::c_reference::{self, CError};
+#[cfg(any(feature = "libidn2", feature = "icu"))]
+use crate::engines::Engine;
 #[cfg(feature = "icu")]
 use crate::engines::Icu;
 #[cfg(feature = "libidn2")]
 use crate::engines::Libidn2;
-use crate::engines::{Deviation, Engine, EngineError};
+use crate::engines::{Deviation, EngineError};
 use crate::punycode;
 
 /// The name of the reference implementation, whose answers the others must
@@ -102,10 +104,9 @@ impl Builtin {
     pub fn available() -> Vec<Builtin> {
         Self::ALL
             .into_iter()
-            .filter(|b| match b {
-                Builtin::Libidn2 => cfg!(feature = "libidn2"),
-                Builtin::Icu => cfg!(feature = "icu"),
-                _ => true,
+            .filter(|&b| {
+                (b != Builtin::Libidn2 || cfg!(feature = "libidn2"))
+                    && (b != Builtin::Icu || cfg!(feature = "icu"))
             })
             .collect()
     }
