@@ -67,7 +67,13 @@ pub struct Progress {
 impl Progress {
     /// A display on standard error when it is a terminal and `wanted`.
     pub fn stderr(wanted: bool) -> Self {
-        let bar = (wanted && std::io::stderr().is_terminal()).then(ProgressBar::no_length);
+        let bar = (wanted && std::io::stderr().is_terminal()).then(|| {
+            let bar = ProgressBar::no_length();
+            // Redrawn on its own, so the timer runs and the latest count
+            // shows even while one slow batch of questions is out.
+            bar.enable_steady_tick(std::time::Duration::from_millis(200));
+            bar
+        });
         Progress { bar, template: "" }
     }
 

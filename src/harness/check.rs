@@ -120,11 +120,8 @@ pub fn run(
             vector_report.unrun += cases.len() - asked;
             break;
         }
-        progress(
-            Phase::Vectors,
-            (vector_report.rows.len() + vector_report.unrun) as u64,
-            Some(total),
-        );
+        // Vectors asked so far: those cut by the time are not counted.
+        progress(Phase::Vectors, vector_report.rows.len() as u64, Some(total));
     }
     let mut collector = Collector::default();
     for row in vector_report.failures() {
