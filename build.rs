@@ -142,7 +142,8 @@ fn system_shim(file: &str, name: &str, package: &str, fallback_lib: &str) {
 
 /// libidn2's Punycode coder through `csrc/idn2_punycode_shim.c`, which binds
 /// the versioned compatibility symbols `_idn2_punycode_*@IDN2_0.0.0` and
-/// exports them as `punycheck_idn2_*` (Debian package libidn2-dev).
+/// exports them as `punycheck_idn2_*` (Debian package libidn2-dev). Only
+/// with the cargo feature `libidn2` (a default one).
 fn libidn2() {
     system_shim(
         "csrc/idn2_punycode_shim.c",
@@ -155,7 +156,7 @@ fn libidn2() {
 /// ICU's Punycode coder through `csrc/icu_punycode_shim.c`, whose prototypes
 /// ICU's own headers rename to the installed version's symbols
 /// (`u_strToPunycode_72`, ...), exported as `punycheck_icu_*` (Debian
-/// package libicu-dev).
+/// package libicu-dev). Only with the cargo feature `icu` (a default one).
 fn icu() {
     system_shim(
         "csrc/icu_punycode_shim.c",
@@ -180,6 +181,12 @@ fn main() {
         "amc-ace-z-wrapper",
         "PUNYCHECK_AMC_ACE_Z_WRAPPER",
     );
-    libidn2();
-    icu();
+    // Only the system libraries of enabled features are looked for, so a
+    // build without them (`--no-default-features`) needs neither.
+    if env::var_os("CARGO_FEATURE_LIBIDN2").is_some() {
+        libidn2();
+    }
+    if env::var_os("CARGO_FEATURE_ICU").is_some() {
+        icu();
+    }
 }

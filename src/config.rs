@@ -25,6 +25,8 @@
 //! seed = 42                   # as --seed
 //! fail-fast = false           # as --fail-fast
 //! format = "text"             # as --format: "text", "json" or "junit"
+//! json = "punycheck.json"     # as --json: the JSON report, beside the text
+//! junit = "punycheck.xml"     # as --junit: the JUnit report, beside the text
 //! baseline = "punycheck-baseline.toml"   # as --baseline
 //! files = ["regressions.toml"]           # as --file, repeatable there
 //! ```
@@ -91,6 +93,10 @@ pub struct Check {
     pub fail_fast: Option<bool>,
     /// As `--format`.
     pub format: Option<String>,
+    /// As `--json`.
+    pub json: Option<String>,
+    /// As `--junit`.
+    pub junit: Option<String>,
     /// As `--baseline`.
     pub baseline: Option<String>,
     /// As `--file`.
@@ -159,6 +165,7 @@ mod tests {
         assert_eq!(config.implementation.max_decode, Some(2000));
         assert_eq!(config.check.files, ["regressions.toml"]);
         assert_eq!(config.check.seconds, Some(30.0));
+        assert_eq!(config.check.junit.as_deref(), Some("punycheck.xml"));
     }
 
     #[test]

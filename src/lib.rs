@@ -36,6 +36,9 @@
 //!   0x7FFFFFFF, overlong forms refused per its sections 2 and 6), and the
 //!   strict UTF-8 of RFC 3629 that agrees with `std::str::from_utf8`.
 //! - [`fuzz`]: the oracles of the cargo-fuzz targets in `fuzz/`.
+//! - [`commands`]: the workflows of the `punycheck` command line (check,
+//!   diff, vectors, repro, encode and decode, the matrix), each writing its
+//!   report through an output that a closed pipe cannot make panic.
 //! - [`bench`](mod@bench): speed on the same inputs, each answer checked first: behind
 //!   `punycheck bench` and the criterion benchmarks of `benches/`.
 //!
@@ -56,6 +59,7 @@ pub mod bench;
 pub mod bootstring;
 pub mod c_reference;
 pub mod codec;
+pub mod commands;
 pub mod config;
 pub mod engines;
 pub mod fuzz;

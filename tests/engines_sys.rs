@@ -2,6 +2,9 @@
 //! wrappers return on the RFC samples, on empty, very long and hostile input,
 //! and on each rule where a library departs from RFC 3492 Appendix C. Every
 //! expected value is computed by the C reference (`punycheck::c_reference`).
+//!
+//! Only in a build with both (the default features).
+#![cfg(all(feature = "libidn2", feature = "icu"))]
 
 use punycheck::c_reference;
 use punycheck::engines::{CodePointDomain, Engine, EngineError, ErrorDetail, Icu, Libidn2};

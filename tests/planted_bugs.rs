@@ -92,12 +92,17 @@ fn every_planted_bug_is_reported_with_a_working_reproducer() {
             "--fail-fast",
         ]);
         let report = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(1), "{bug} not reported:\n{report}");
-        let again = run_first_reproducer(&report);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "planted bug {bug} not reported:\n{report}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let again = run_first_reproducer(&format!("planted bug {bug}"), &report);
         assert_eq!(
             again.status.code(),
             Some(1),
-            "{bug}: the reproducer does not reproduce:\n{}",
+            "planted bug {bug}: the reproducer does not reproduce:\n{}",
             String::from_utf8_lossy(&again.stdout)
         );
     }

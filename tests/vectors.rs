@@ -184,7 +184,11 @@ fn builtin_engines_agree_on_every_vector() {
             .filter(|r| r.engine == engine && r.outcome == Outcome::Pass)
             .count()
     };
+    let built = punycheck::engines::builtin_names();
     for (engine, at_least) in [("idna", 80), ("libidn2", 80), ("icu", 110)] {
+        if !built.iter().any(|b| b == engine) {
+            continue; // a cargo feature left out of this build
+        }
         let n = passes(engine);
         assert!(n > at_least, "{engine} ran too few cases: {n}");
     }

@@ -11,7 +11,6 @@ use serde::Serialize;
 use super::Settings;
 use super::inputs::{Direction, SetKind, size_label};
 use super::subjects::{REFERENCE, Subject};
-use crate::engines::{Icu, Libidn2};
 
 /// The machine a run ran on.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -61,8 +60,14 @@ impl Machine {
             available_cpus,
             os: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
             optimized: !cfg!(debug_assertions),
-            libidn2: Libidn2::library_version(),
-            icu: Icu::library_version(),
+            #[cfg(feature = "libidn2")]
+            libidn2: crate::engines::Libidn2::library_version(),
+            #[cfg(not(feature = "libidn2"))]
+            libidn2: "not in this build".into(),
+            #[cfg(feature = "icu")]
+            icu: crate::engines::Icu::library_version(),
+            #[cfg(not(feature = "icu"))]
+            icu: "not in this build".into(),
         }
     }
 

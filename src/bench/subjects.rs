@@ -7,7 +7,13 @@
 //! implements [`Subject`] instead.
 
 use crate::c_reference::{self, CError};
-use crate::engines::{Deviation, Engine, EngineError, Icu, Libidn2};
+#[cfg(any(feature = "libidn2", feature = "icu"))]
+use crate::engines::Engine;
+#[cfg(feature = "icu")]
+use crate::engines::Icu;
+#[cfg(feature = "libidn2")]
+use crate::engines::Libidn2;
+use crate::engines::{Deviation, EngineError};
 use crate::punycode;
 
 /// The name of the reference implementation, whose answers the others must
@@ -93,6 +99,25 @@ impl Builtin {
         Builtin::Libidn2,
         Builtin::Icu,
     ];
+
+    /// Those in this build (libidn2 and ICU are cargo features).
+    pub fn available() -> Vec<Builtin> {
+        Self::ALL
+            .into_iter()
+            .filter(|&b| {
+                (b != Builtin::Libidn2 || cfg!(feature = "libidn2"))
+                    && (b != Builtin::Icu || cfg!(feature = "icu"))
+            })
+            .collect()
+    }
+}
+
+/// The answer of a built-in that this build lacks.
+#[allow(dead_code)]
+fn not_built(name: &str) -> EngineError {
+    EngineError::Unsupported(format!(
+        "{name} is not in this build (cargo feature `{name}`)"
+    ))
 }
 
 fn c_error(error: CError) -> EngineError {
@@ -130,8 +155,14 @@ impl Subject for Builtin {
                     .map(String::into_bytes)
                     .ok_or(EngineError::Rejected(None))
             }
+            #[cfg(feature = "libidn2")]
             Builtin::Libidn2 => Libidn2.encode(&input.code_points, None),
+            #[cfg(not(feature = "libidn2"))]
+            Builtin::Libidn2 => Err(not_built("libidn2")),
+            #[cfg(feature = "icu")]
             Builtin::Icu => Icu.encode(&input.code_points, None),
+            #[cfg(not(feature = "icu"))]
+            Builtin::Icu => Err(not_built("icu")),
         }
     }
 
@@ -152,14 +183,22 @@ impl Subject for Builtin {
                     .map(|chars| chars.into_iter().map(u32::from).collect())
                     .ok_or(EngineError::Rejected(None))
             }
+            #[cfg(feature = "libidn2")]
             Builtin::Libidn2 => Libidn2.decode(&input.bytes).map(|d| d.code_points),
+            #[cfg(not(feature = "libidn2"))]
+            Builtin::Libidn2 => Err(not_built("libidn2")),
+            #[cfg(feature = "icu")]
             Builtin::Icu => Icu.decode(&input.bytes).map(|d| d.code_points),
+            #[cfg(not(feature = "icu"))]
+            Builtin::Icu => Err(not_built("icu")),
         }
     }
 
     fn deviations(&self) -> &'static [Deviation] {
         match self {
+            #[cfg(feature = "libidn2")]
             Builtin::Libidn2 => Libidn2.capabilities().deviations,
+            #[cfg(feature = "icu")]
             Builtin::Icu => Icu.capabilities().deviations,
             _ => &[],
         }

@@ -48,6 +48,9 @@ unsafe extern "C" {
         output: *mut PunycodeUint,
         case_flags: *mut c_uchar,
     ) -> c_int;
+
+    /// The test wrapper's `main`, renamed by `build.rs`.
+    fn punycheck_rfc3492_main(argc: c_int, argv: *mut *mut c_char) -> c_int;
 }
 
 /// Why the C reference gave no result.
@@ -223,6 +226,32 @@ pub fn decode(input: &[u8]) -> Result<Decoded, CError> {
     // the literal copy and before every insertion, and keeps no pointer (RFC
     // 3492 Appendix C).
     unsafe { decode_with(punycheck_rfc3492_decode, input) }
+}
+
+/// Runs RFC 3492 Appendix C's own test program, compiled in unchanged
+/// (only its `main` renamed), with `args` as its arguments (`-e` or `-d`)
+/// and `program` as its name in its usage message: it reads standard input,
+/// writes standard output and its errors to standard error, exactly as the
+/// RFC's wrapper. Then the process ends with its exit status, its C
+/// output flushed.
+pub fn run_wrapper(program: &str, args: &[String]) -> ! {
+    // Arguments with a NUL byte cannot reach C; the wrapper's own usage
+    // check refuses them as it refuses any other wrong argument.
+    let strings: Vec<std::ffi::CString> = std::iter::once(program)
+        .chain(args.iter().map(String::as_str))
+        .map(|a| std::ffi::CString::new(a.replace('\0', "")).unwrap_or_default())
+        .collect();
+    let mut argv: Vec<*mut c_char> = strings.iter().map(|s| s.as_ptr().cast_mut()).collect();
+    argv.push(std::ptr::null_mut());
+    let argc = c_int::try_from(strings.len()).unwrap_or(c_int::MAX);
+    // SAFETY: `argv` holds `argc` pointers to NUL-terminated strings that
+    // live until the call returns, then a null pointer, as C's `main`
+    // expects. The wrapper only reads them (it prints argv[0] in its usage
+    // message) and keeps no pointer.
+    let status = unsafe { punycheck_rfc3492_main(argc, argv.as_mut_ptr()) };
+    // SAFETY: exit() runs C's atexit handlers and flushes C's stdio, where
+    // the wrapper wrote; nothing of Rust's is left to drop that matters.
+    unsafe { libc::exit(status) }
 }
 
 /// The C reference's answer to `request`. `None` when the C code cannot be called for

@@ -12,9 +12,11 @@ mod cleanroom;
 pub mod declaration;
 mod exec;
 mod functions;
+#[cfg(feature = "icu")]
 mod icu;
 mod idna;
 mod lace;
+#[cfg(feature = "libidn2")]
 mod libidn2;
 mod pipe;
 pub mod process;
@@ -28,9 +30,11 @@ pub use cleanroom::CleanRoom;
 pub use declaration::{Declaration, Declared};
 pub use exec::{Exec, crash_line};
 pub use functions::{Functions, Refusal};
+#[cfg(feature = "icu")]
 pub use icu::Icu;
 pub use idna::Idna;
 pub use lace::LaceCleanRoom;
+#[cfg(feature = "libidn2")]
 pub use libidn2::Libidn2;
 pub use pipe::Pipe;
 pub use rfc_c::RfcC;
@@ -184,19 +188,53 @@ pub fn builtin() -> Vec<Box<dyn Engine>> {
 /// first (the one whose answers the others are judged against).
 pub fn builtin_for(codec: Codec) -> Vec<Box<dyn Engine>> {
     match codec {
-        Codec::Punycode => vec![
-            Box::new(RfcC),
-            Box::new(CleanRoom),
-            Box::new(Idna),
-            Box::new(Libidn2),
-            Box::new(Icu),
-            Box::new(Bootstring::punycode()),
-            Box::new(AmcCAsPunycode),
-        ],
+        Codec::Punycode => {
+            let mut all: Vec<Box<dyn Engine>> =
+                vec![Box::new(RfcC), Box::new(CleanRoom), Box::new(Idna)];
+            #[cfg(feature = "libidn2")]
+            all.push(Box::new(Libidn2));
+            #[cfg(feature = "icu")]
+            all.push(Box::new(Icu));
+            all.push(Box::new(Bootstring::punycode()));
+            all.push(Box::new(AmcCAsPunycode));
+            all
+        }
         Codec::AmcAceZ => vec![Box::new(AmcC), Box::new(Bootstring::amc_ace_z())],
         Codec::Lace => vec![Box::new(LaceCleanRoom)],
         Codec::Utf8 => vec![Box::new(Utf8CleanRoom), Box::new(StdUtf8)],
     }
+}
+
+/// A built-in implementation that this build of punycheck lacks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Missing {
+    /// The name it would be selected by.
+    pub name: &'static str,
+    /// Why it is not here, and how to get it.
+    pub why: &'static str,
+}
+
+/// The built-in implementations of `codec` that this build lacks: the
+/// system libraries are behind cargo features (`libidn2`, `icu`, both on by
+/// default), so that punycheck builds on a machine without them.
+pub fn missing_for(codec: Codec) -> Vec<Missing> {
+    let mut missing = Vec::new();
+    if codec != Codec::Punycode {
+        return missing;
+    }
+    if cfg!(not(feature = "libidn2")) {
+        missing.push(Missing {
+            name: "libidn2",
+            why: "built without the cargo feature `libidn2` (needs libidn2-dev and pkg-config; it is a default feature)",
+        });
+    }
+    if cfg!(not(feature = "icu")) {
+        missing.push(Missing {
+            name: "icu",
+            why: "built without the cargo feature `icu` (needs libicu-dev and pkg-config; it is a default feature)",
+        });
+    }
+    missing
 }
 
 /// The reference implementation of `codec`.

@@ -60,6 +60,12 @@ pub fn from_spec(spec: &str, options: &SpecOptions) -> Result<Box<dyn Engine>, S
         pipe.probe()?;
         return Ok(Box::new(pipe));
     }
+    if let Some(missing) = super::missing_for(options.codec)
+        .into_iter()
+        .find(|m| m.name == spec)
+    {
+        return Err(format!("{spec} is not in this build: {}", missing.why));
+    }
     let builtin = by_name(options.codec, spec).ok_or_else(|| {
         format!(
             "unknown {} implementation {spec:?}: use one of {}, exec:COMMAND or pipe:COMMAND",

@@ -14,12 +14,13 @@
 //! end of it, and an answer cut by it counts as unfinished, never as a
 //! finding.
 
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use super::baseline::{self, Baseline};
 use super::campaign::{self, Settings};
 use super::causes::{self, Collector, Key, Kind};
-use super::report::{CheckReport, VectorSummary};
+use super::report::{CheckReport, VectorResult, VectorStatus, VectorSummary};
 use super::runner::{self, Expectations, Outcome};
 use super::vectors::Case;
 use crate::engines::Engine;
@@ -151,6 +152,7 @@ pub fn run(
     progress: &mut dyn FnMut(Phase, u64, Option<u64>),
 ) -> CheckReport {
     let start = Instant::now();
+    let started = std::time::SystemTime::now();
     let end = start + settings.time;
     engine.set_deadline(Some(end));
     let cases = interleaved(cases);
@@ -158,9 +160,16 @@ pub fn run(
     let vectors_until = start + settings.time.mul_f64(VECTOR_SHARE);
     let mut vector_report = runner::Report::default();
     let total = cases.len() as u64;
+    // Seconds per vector: each batch's time shared among the vectors it ran.
+    let mut seconds: BTreeMap<String, f64> = BTreeMap::new();
     progress(Phase::Vectors, 0, Some(total));
     for chunk in cases.chunks(CHUNK) {
+        let batch = Instant::now();
         let part = runner::run_until_one(engine, chunk, expectations, Some(vectors_until));
+        let each = batch.elapsed().as_secs_f64() / part.rows.len().max(1) as f64;
+        for row in &part.rows {
+            seconds.insert(row.case.clone(), each);
+        }
         vector_report.rows.extend(part.rows);
         vector_report.unrun += part.unrun;
         if settings.fail_fast && vector_report.failures().next().is_some() {
@@ -169,11 +178,8 @@ pub fn run(
             vector_report.unrun += cases.len() - asked;
             break;
         }
-        progress(
-            Phase::Vectors,
-            (vector_report.rows.len() + vector_report.unrun) as u64,
-            Some(total),
-        );
+        // Vectors asked so far: those cut by the time are not counted.
+        progress(Phase::Vectors, vector_report.rows.len() as u64, Some(total));
     }
     let mut collector = Collector::default();
     for row in vector_report.failures() {
@@ -241,12 +247,35 @@ pub fn run(
         None => (None, None),
     };
     incomplete.extend(baseline_error);
+    let vector_results = cases
+        .iter()
+        .map(|case| {
+            let row = vector_report.rows.iter().find(|r| r.case == case.name);
+            VectorResult {
+                name: case.name.clone(),
+                file: case.file.clone(),
+                request: runner::request_of(case),
+                expected: case.expected.clone(),
+                status: match row.map(|r| &r.outcome) {
+                    None => VectorStatus::Unrun,
+                    Some(Outcome::Pass) => VectorStatus::Pass,
+                    Some(Outcome::Skip(why)) => VectorStatus::Skip(why.clone()),
+                    Some(Outcome::KnownDeviation(why)) => VectorStatus::KnownDeviation(why.clone()),
+                    Some(Outcome::Fail(detail)) => VectorStatus::Fail(detail.clone()),
+                },
+                seconds: seconds.get(&case.name).copied().unwrap_or(0.0),
+            }
+        })
+        .collect();
     CheckReport {
+        started,
+        vector_results,
         baseline,
         version: super::report::VERSION,
         implementation: settings.spec.clone(),
         codec: engine.codec().to_string(),
         declared: describe(&engine.capabilities()),
+        capabilities: engine.capabilities(),
         declared_options: settings.declared_options.clone(),
         seed: settings.seed,
         seconds: start.elapsed().as_secs_f64(),
@@ -255,5 +284,61 @@ pub fn run(
         campaign,
         repro_prefix: settings.repro_prefix.clone(),
         incomplete,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::Codec;
+    use crate::engines::CleanRoom;
+    use crate::harness::runner::BUILTIN_EXPECTATIONS;
+    use crate::harness::vectors;
+
+    /// The progress a check reports tells the truth: the phases in order,
+    /// every count within its total, the vectors counted up to all of them.
+    #[test]
+    fn progress_counts_within_their_totals() {
+        let cases: Vec<Case> = vectors::builtin()
+            .unwrap()
+            .into_iter()
+            .filter(|c| c.codec == Codec::Punycode)
+            .collect();
+        let settings = CheckSettings {
+            time: Duration::from_secs(600),
+            cases: Some(40),
+            seed: 1,
+            fail_fast: false,
+            repro_prefix: "punycheck repro --impl cleanroom".into(),
+            spec: "cleanroom".into(),
+            declared_options: String::new(),
+            baseline: None,
+        };
+        let expectations = Expectations::parse(BUILTIN_EXPECTATIONS).unwrap();
+        let mut seen: Vec<(Phase, u64, Option<u64>)> = Vec::new();
+        let report = run(
+            &CleanRoom,
+            &cases,
+            &expectations,
+            &settings,
+            &mut |p, d, t| seen.push((p, d, t)),
+        );
+        assert!(report.conforming());
+        let phases: Vec<Phase> = seen.iter().map(|s| s.0).collect();
+        let mut sorted = phases.clone();
+        sorted.sort_by_key(|p| *p as u8);
+        assert_eq!(phases, sorted, "phases out of order");
+        for (phase, done, total) in &seen {
+            if let Some(total) = total {
+                assert!(done <= total, "{phase:?} {done}/{total}");
+            }
+        }
+        let vectors: Vec<_> = seen.iter().filter(|s| s.0 == Phase::Vectors).collect();
+        assert!(vectors.iter().all(|s| s.2 == Some(cases.len() as u64)));
+        assert_eq!(vectors.last().unwrap().1, cases.len() as u64);
+        assert!(vectors.windows(2).all(|w| w[0].1 <= w[1].1));
+        let generated: Vec<_> = seen.iter().filter(|s| s.0 == Phase::Generated).collect();
+        assert!(generated.iter().all(|s| s.2 == Some(40)));
+        assert_eq!(report.vector_results.len(), cases.len());
     }
 }

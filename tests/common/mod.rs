@@ -14,13 +14,15 @@ pub fn punycheck(args: &[&str]) -> Output {
 }
 
 /// Runs the first `reproduce: punycheck ...` command of a report, as a
-/// user would paste it into a shell.
-pub fn run_first_reproducer(report: &str) -> Output {
+/// user would paste it into a shell. `what` names the check that made the
+/// report (a planted bug, a program), for the message when it has none.
+pub fn run_first_reproducer(what: &str, report: &str) -> Output {
     let repro = report
         .lines()
         .find_map(|l| l.trim().strip_prefix("reproduce: punycheck "))
-        .unwrap_or_else(|| panic!("no reproducer in\n{report}"));
-    let words = shell_words::split(repro).expect("the reproducer is a shell command");
+        .unwrap_or_else(|| panic!("{what}: no reproducer in the report:\n{report}"));
+    let words = shell_words::split(repro)
+        .unwrap_or_else(|e| panic!("{what}: the reproducer is not a shell command ({e}): {repro}"));
     Command::new(BIN)
         .args(&words)
         .output()

@@ -1,17 +1,15 @@
-//! The command line's arguments: every subcommand and option, with clap.
-//! What each command does is in `main.rs`, which calls the library.
+//! The command line's arguments: every subcommand and option, with clap,
+//! and their conversion into the settings of `punycheck::commands`, which
+//! does the work.
 
 use std::ffi::OsString;
-use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use punycheck::codec::Codec;
-use punycheck::config;
+use punycheck::commands::{self, EXIT_STATUS};
+use punycheck::engines::Declaration;
 use punycheck::engines::declaration::{DirectionsDecl, DomainDecl, ErrorsDecl};
-use punycheck::engines::{Declaration, SpecOptions};
 use punycheck::utf8;
-
-use crate::SetupError;
 
 /// Checks Punycode (RFC 3492) implementations against each other and
 /// against the RFC's own C code; and AMC-ACE-Z, LACE and RFC 2279 UTF-8
@@ -20,7 +18,7 @@ use crate::SetupError;
 /// With no command: every built-in implementation over every vector and a
 /// generated differential run, shown as a conformance matrix per codec.
 #[derive(Parser)]
-#[command(version, about)]
+#[command(version, about, after_help = EXIT_STATUS)]
 pub(crate) struct Cli {
     /// The codec: punycode (default), amc-ace-z, lace or utf8. Without a
     /// command and without --codec, every codec.
@@ -120,10 +118,11 @@ pub(crate) struct DeclArgs {
     /// The longest input it decodes, in bytes (its own limit).
     #[arg(long, value_name = "N")]
     pub(crate) max_decode: Option<usize>,
-    /// Seconds one run of an exec: program may take (a run that takes
-    /// longer is tried once more with four times as long before it counts
-    /// as a hang).
-    #[arg(long, value_name = "SECONDS")]
+    /// Seconds one question may take (default 5): an exec: program that
+    /// takes longer is asked once more with four times as long before it
+    /// counts as a hang; a built-in's answer to encode or decode is
+    /// abandoned.
+    #[arg(long, value_name = "SECONDS", value_parser = commands::parse_timeout, allow_negative_numbers = true)]
     pub(crate) timeout: Option<f64>,
     /// How many questions an exec: or pipe: program is asked at once, each
     /// in a process of its own (default: pipe: one per core, exec: two per
@@ -131,9 +130,6 @@ pub(crate) struct DeclArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub(crate) jobs: Option<u16>,
 }
-
-/// The default of --timeout.
-const DEFAULT_TIMEOUT: f64 = 5.0;
 
 #[derive(Clone, Copy, ValueEnum)]
 pub(crate) enum DomainArg {
@@ -172,76 +168,12 @@ impl DeclArgs {
     }
 
     /// What these options declare, with their time limit.
-    pub(crate) fn resolved(&self) -> Resolved {
-        Resolved {
+    pub(crate) fn implementation(&self) -> commands::Implementation {
+        commands::Implementation {
             declaration: self.declaration(),
             timeout: self.timeout,
             jobs: self.jobs.map(usize::from),
         }
-    }
-
-    /// These options over the configuration file's: each fact the command
-    /// line states wins.
-    pub(crate) fn over(&self, file: &config::Implementation) -> Resolved {
-        Resolved {
-            declaration: config::merge(file.declaration(), self.declaration()),
-            timeout: self.timeout.or(file.timeout),
-            jobs: self.jobs.map(usize::from).or(file.jobs),
-        }
-    }
-
-    pub(crate) fn options(&self, codec: Codec) -> Result<SpecOptions, SetupError> {
-        self.resolved().options(codec)
-    }
-
-    /// The options as they are to be printed in a reproducer.
-    pub(crate) fn printed(&self) -> String {
-        self.resolved().printed()
-    }
-}
-
-/// A declaration and the time one question may take, from the command
-/// line and the configuration file.
-pub(crate) struct Resolved {
-    pub(crate) declaration: Declaration,
-    pub(crate) timeout: Option<f64>,
-    pub(crate) jobs: Option<usize>,
-}
-
-impl Resolved {
-    fn timeout(&self) -> Result<f64, SetupError> {
-        let timeout = self.timeout.unwrap_or(DEFAULT_TIMEOUT);
-        if !(timeout.is_finite() && timeout > 0.0 && timeout <= 86_400.0) {
-            return Err(SetupError(format!(
-                "--timeout must be a number of seconds above 0 and at most 86400, not {timeout}"
-            )));
-        }
-        Ok(timeout)
-    }
-
-    pub(crate) fn options(&self, codec: Codec) -> Result<SpecOptions, SetupError> {
-        Ok(SpecOptions {
-            codec,
-            declaration: self.declaration.clone(),
-            timeout: Duration::from_secs_f64(self.timeout()?),
-            jobs: match self.jobs {
-                Some(jobs) if !(1..=256).contains(&jobs) => {
-                    return Err(SetupError(format!(
-                        "jobs must be from 1 to 256, not {jobs}"
-                    )));
-                }
-                jobs => jobs,
-            },
-        })
-    }
-
-    /// The options as they are to be printed in a reproducer.
-    pub(crate) fn printed(&self) -> String {
-        let mut out = self.declaration.options();
-        if let Some(timeout) = self.timeout.filter(|&t| t != DEFAULT_TIMEOUT) {
-            out += &format!(" --timeout {timeout}");
-        }
-        out
     }
 }
 
@@ -250,6 +182,16 @@ pub(crate) enum Format {
     Text,
     Json,
     Junit,
+}
+
+impl From<Format> for commands::check::Format {
+    fn from(format: Format) -> Self {
+        match format {
+            Format::Text => commands::check::Format::Text,
+            Format::Json => commands::check::Format::Json,
+            Format::Junit => commands::check::Format::Junit,
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -301,13 +243,22 @@ pub(crate) enum Command {
     Diff(DiffArgs),
     /// Everything a conformance gate needs for one implementation: vectors,
     /// properties, and a differential run against the C reference.
+    #[command(after_help = EXIT_STATUS)]
     Check(CheckArgs),
     /// Asks one question of an implementation and of the C reference.
     Repro(ReproArgs),
     /// Lists the built-in implementations and what each declares.
     List,
-    /// Prints the path of the RFC's own test wrapper, compiled, for use as
-    /// exec:PATH.
+    /// RFC 3492 Appendix C's own test program, compiled in: -e encodes
+    /// u+XXXX tokens from standard input, -d decodes a Punycode line. Check
+    /// it, or use it as a model, with --impl 'exec:punycheck rfc-wrapper'.
+    RfcWrapper {
+        /// -e or -d, as the RFC's wrapper takes them.
+        #[arg(allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
+    /// Replaced by `rfc-wrapper`: says so and exits 2.
+    #[command(hide = true)]
     WrapperPath,
     /// Times the built-in implementations on the same inputs, each answer
     /// checked against the C reference first.
@@ -336,7 +287,7 @@ pub(crate) struct BenchArgs {
     /// Time budget of one implementation on one input set and direction
     /// (default 10, or 1 with --quick); a long input whose extrapolated
     /// time exceeds it is skipped.
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
     pub(crate) seconds_per_case: Option<f64>,
 }
 
@@ -353,8 +304,8 @@ pub(crate) struct DiffArgs {
     /// Number of generated questions.
     #[arg(long, conflicts_with = "seconds")]
     pub(crate) cases: Option<u64>,
-    /// Or: how long to run.
-    #[arg(long)]
+    /// Or: how long to run, in seconds.
+    #[arg(long, value_parser = commands::parse_seconds, allow_negative_numbers = true)]
     pub(crate) seconds: Option<f64>,
     #[command(flatten)]
     pub(crate) declared: DeclArgs,
@@ -371,7 +322,7 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) config: Option<String>,
     /// How long to run in all, in seconds (default 30).
-    #[arg(long)]
+    #[arg(long, value_parser = commands::parse_seconds, allow_negative_numbers = true)]
     pub(crate) seconds: Option<f64>,
     /// Also stop after this many generated requests (for a run that is
     /// the same on any machine).
@@ -380,9 +331,15 @@ pub(crate) struct CheckArgs {
     /// Generator seed (default: chosen and printed).
     #[arg(long)]
     pub(crate) seed: Option<u64>,
-    /// Report format (default text).
+    /// The report on standard output (default text).
     #[arg(long, value_enum)]
     pub(crate) format: Option<Format>,
+    /// Also write the JSON report (docs/report.schema.json) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) json: Option<String>,
+    /// Also write the JUnit XML report to this file.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) junit: Option<String>,
     /// Append each cause's reproducer, as a vector, to this file.
     #[arg(long, value_name = "FILE")]
     pub(crate) save_regressions: Option<String>,

@@ -1,12 +1,14 @@
-//! The report of `punycheck check`: readable text, JSON, or JUnit XML for CI
+//! The report of `punycheck check`: readable text, JSON ([`json`], its
+//! schema in `docs/report.schema.json`), or JUnit XML ([`junit`]) for CI
 //! systems. All three carry the same facts: what was declared and run, every
-//! cause found (most severe first, each with a complete reproducer and
-//! whether asking again confirmed it), what was skipped or classified and
-//! why, and what did not run in the time given. No line is cut.
+//! vector's result, every cause found (most severe first, each with a
+//! complete reproducer and whether asking again confirmed it), what was
+//! skipped or classified and why, and what did not run in the time given.
+//! No line is cut.
 
 use std::fmt::Write as _;
+use std::time::SystemTime;
 
-use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 use serde::Serialize;
 
 use super::baseline::Judgement;
@@ -14,15 +16,60 @@ use super::campaign;
 use super::causes::{Cause, Confirmation};
 use super::classes::Class;
 use super::runner::{self, Outcome as VectorOutcome};
+use crate::engines::Capabilities;
+use crate::vocabulary::{Expected, Request};
 
-/// The version of the JSON report's layout.
-pub const VERSION: u32 = 2;
+pub mod json;
+pub mod junit;
+
+pub use json::setup_error_json;
+pub use junit::setup_error_junit;
+
+/// The version of the JSON report's layout (`docs/report.schema.json`).
+pub const VERSION: u32 = 3;
+
+/// One vector's result in a check.
+#[derive(Clone, Debug)]
+pub struct VectorResult {
+    /// The vector's name, unique across the vector files.
+    pub name: String,
+    /// The file it comes from.
+    pub file: String,
+    /// Its question.
+    pub request: Request,
+    /// The answer it expects.
+    pub expected: Expected,
+    /// What happened.
+    pub status: VectorStatus,
+    /// Seconds it took: the time of the batch it ran in, shared among the
+    /// batch's vectors (0 when it did not run).
+    pub seconds: f64,
+}
+
+/// What happened to one vector.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VectorStatus {
+    /// The implementation answered as expected.
+    Pass,
+    /// Not asked, with the reason (a declared divergence class).
+    Skip(String),
+    /// A known deviation of a built-in implementation, with its reason.
+    KnownDeviation(String),
+    /// A wrong answer, described; part of a cause.
+    Fail(String),
+    /// Not run within the time given.
+    Unrun,
+}
 
 /// Everything `check` found about one implementation.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct CheckReport {
     /// The JSON layout's version ([`VERSION`]).
     pub version: u32,
+    /// When the check started.
+    pub started: SystemTime,
+    /// Every vector of the codec, in the order asked.
+    pub vector_results: Vec<VectorResult>,
     /// The implementation spec as given.
     pub implementation: String,
     /// The codec checked.
@@ -30,6 +77,8 @@ pub struct CheckReport {
     /// What the implementation declares (its own declaration with the
     /// user's laid over it), in words.
     pub declared: String,
+    /// The same declaration, as data.
+    pub capabilities: Capabilities,
     /// The declaration's command-line options.
     pub declared_options: String,
     /// The generator's seed.
@@ -324,94 +373,28 @@ impl CheckReport {
         out
     }
 
-    /// The JSON report (layout version [`VERSION`]): every field named;
-    /// each cause carries its `reproduce` command.
+    /// The JSON report (layout [`VERSION`], `docs/report.schema.json`).
     pub fn to_json(&self) -> String {
-        let mut value = serde_json::to_value(self).expect("the report serializes");
-        value["conforming"] = serde_json::Value::Bool(self.conforming());
-        value["verdict"] = serde_json::Value::String(self.verdict());
-        if let Some(causes) = value["campaign"]["causes"].as_array_mut() {
-            for (json, cause) in causes.iter_mut().zip(&self.campaign.causes) {
-                json["reproduce"] = serde_json::Value::String(self.repro_command(cause));
-            }
-        }
-        serde_json::to_string_pretty(&value).expect("the report serializes")
+        json::report(self)
     }
 
-    /// The JUnit XML report: one suite, a test case per cause (named by
-    /// its cause, so the names are the same from run to run), and one each
-    /// for the vectors, the generated questions and the properties.
+    /// The JUnit XML report: one test case per vector and per cause.
     pub fn to_junit(&self) -> String {
-        let mut suite = TestSuite::new(format!("punycheck check {}", self.implementation));
-        let failure = |message: &str, description: &str| {
-            let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
-            status.set_message(message.to_string());
-            status.set_type("nonconformance");
-            status.set_description(description.to_string());
-            status
-        };
-        let classname = "punycheck.check";
-        let v = &self.vectors;
-        let mut vectors = TestCase::new("vectors", TestCaseStatus::success());
-        vectors.set_classname(classname);
-        vectors.set_system_out(format!(
-            "{} of {} run, {} passed, {} not asked, {} known deviations, {} failed (each failure is in a cause below)",
-            v.run,
-            v.cases,
-            v.pass,
-            v.skipped.iter().map(|s| s.count).sum::<usize>(),
-            v.deviations,
-            v.failed
-        ));
-        suite.add_test_case(vectors);
-        let s = &self.campaign.stats;
-        let mut generated = TestCase::new("generated questions", TestCaseStatus::success());
-        generated.set_classname(classname);
-        generated.set_system_out(format!(
-            "{} questions, {} nonconforming; classified: {}",
-            s.requests,
-            s.nonconformances,
-            campaign::class_summary(s)
-        ));
-        suite.add_test_case(generated);
-        for (k, cause) in self.campaign.causes.iter().enumerate() {
-            let description = format!(
-                "{}\ninput: {}\nreproduce: {}\nseen {} times{}",
-                cause.detail,
-                cause.input,
-                self.repro_command(cause),
-                cause.count,
-                if cause.vectors.is_empty() {
-                    String::new()
-                } else {
-                    format!(" (vectors {})", cause.vectors.join(", "))
-                }
-            );
-            let status = if self.known(k) {
-                let mut status = TestCaseStatus::skipped();
-                status.set_message("known: recorded in the baseline");
-                status.set_description(description);
-                status
-            } else {
-                failure(&cause.detail, &description)
-            };
-            let mut case = TestCase::new(format!("cause {}", cause.key), status);
-            case.set_classname(classname);
-            suite.add_test_case(case);
-        }
-        for entry in self.baseline.iter().flat_map(|b| &b.gone) {
-            let name = format!(
-                "baseline {}: {} (reference: {}; implementation: {})",
-                entry.direction, entry.kind, entry.reference, entry.got
-            );
-            let message = "no longer reproduces: remove it from the baseline";
-            let mut case = TestCase::new(name, failure(message, message));
-            case.set_classname(classname);
-            suite.add_test_case(case);
-        }
-        let mut report = quick_junit::Report::new("punycheck");
-        report.add_test_suite(suite);
-        report.to_string().expect("the JUnit report serializes")
+        junit::report(self)
+    }
+
+    /// The one-line command that asks `request` again (for a failed
+    /// vector).
+    pub fn repro_of_request(&self, request: &Request) -> String {
+        format!("{} {}", self.repro_prefix, request.repro_args())
+    }
+
+    /// The index of the cause a failed vector belongs to.
+    pub fn cause_of_vector(&self, name: &str) -> Option<usize> {
+        self.campaign
+            .causes
+            .iter()
+            .position(|c| c.vectors.iter().any(|v| v == name))
     }
 }
 

@@ -1,0 +1,167 @@
+//! `punycheck list`, `punycheck vectors` and the default command (the
+//! conformance matrix of every built-in implementation).
+
+use super::{Implementation, Outcome, Output, Status, codecs};
+use crate::codec::Codec;
+use crate::engines::{self, Engine};
+use crate::harness::runner::{self, Outcome as Row};
+use crate::harness::vectors::{self, Case};
+use crate::harness::{classes, matrix};
+
+/// `punycheck list`: the built-in implementations of each codec (or the
+/// one chosen) with what each declares, and those this build lacks.
+pub fn list(codec: Option<Codec>, out: &mut Output) -> Outcome {
+    for codec in codecs(codec) {
+        say!(out, "--codec {codec} ({}):", codec.specification());
+        for (k, engine) in engines::builtin_for(codec).iter().enumerate() {
+            let caps = engine.capabilities();
+            let reference = if k == 0 { " (reference)" } else { "" };
+            say!(
+                out,
+                "  {:<10} domain {:?}, annotations {}, errors {:?}, decodes from {:?}{reference}",
+                engine.name(),
+                caps.domain,
+                if caps.annotations { "yes" } else { "no" },
+                caps.errors,
+                caps.punycode_input
+            );
+        }
+        for missing in engines::missing_for(codec) {
+            say!(
+                out,
+                "  {:<10} not in this build: {}",
+                missing.name,
+                missing.why
+            );
+        }
+    }
+    say!(
+        out,
+        "exec:CMD   any program following RFC 3492 Appendix C's test wrapper convention"
+    );
+    Ok(Status::Conforming)
+}
+
+/// Names the built-ins this build lacks, for a matrix or a vector report.
+fn say_missing(codec: Codec, out: &mut Output) -> Result<(), super::Stop> {
+    let missing = engines::missing_for(codec);
+    if !missing.is_empty() {
+        say!(out, "not in this build (not compared):");
+        for m in missing {
+            say!(out, "  {}: {}", m.name, m.why);
+        }
+        say!(out);
+    }
+    Ok(())
+}
+
+/// `punycheck vectors`: the vector files (and `files`) over `specs`, or
+/// over every built-in implementation of each codec when none is named.
+pub fn vectors(
+    codec: Option<Codec>,
+    specs: &[String],
+    files: &[String],
+    implementation: &Implementation,
+    verbose: bool,
+    out: &mut Output,
+) -> Outcome {
+    let all_cases = vectors::load(files)?;
+    let mut clean = true;
+    let chosen = if specs.is_empty() {
+        codecs(codec)
+    } else {
+        vec![codec.unwrap_or(Codec::Punycode)]
+    };
+    for codec in chosen {
+        let engines = if specs.is_empty() {
+            engines::builtin_for(codec)
+        } else {
+            let options = implementation.options(codec)?;
+            specs
+                .iter()
+                .map(|s| engines::from_spec(s, &options))
+                .collect::<Result<Vec<_>, _>>()?
+        };
+        let cases: Vec<Case> = all_cases
+            .iter()
+            .filter(|c| c.codec == codec)
+            .cloned()
+            .collect();
+        let report = runner::run_with_builtin_expectations(&engines, &cases, None)?;
+        say!(
+            out,
+            "{codec} ({}): {} vectors, {} implementations\n",
+            codec.specification(),
+            cases.len(),
+            engines.len()
+        );
+        if specs.is_empty() {
+            say_missing(codec, out)?;
+        }
+        out.print(&report.to_string())?;
+        if verbose {
+            say!(out, "\nevery skip and known deviation:");
+            for row in &report.rows {
+                match &row.outcome {
+                    Row::Skip(why) => say!(out, "  {} skips {}: {why}", row.engine, row.case),
+                    Row::KnownDeviation(why) => {
+                        say!(out, "  {} deviates on {}: {why}", row.engine, row.case)
+                    }
+                    _ => {}
+                }
+            }
+        }
+        say!(out);
+        clean &= report.failures().count() == 0;
+    }
+    Ok(Status::of(clean))
+}
+
+/// The default command: for each codec, vectors and a differential run over
+/// every built-in implementation, as a matrix.
+pub fn matrix(codec: Option<Codec>, out: &mut Output) -> Outcome {
+    let all_cases = vectors::load(&[])?;
+    let mut clean = true;
+    for codec in codecs(codec) {
+        let engines: Vec<Box<dyn Engine>> = engines::builtin_for(codec);
+        let cases: Vec<Case> = all_cases
+            .iter()
+            .filter(|c| c.codec == codec)
+            .cloned()
+            .collect();
+        say!(
+            out,
+            "=== {codec} ({}): {} built-in implementations, the first is the reference\n",
+            codec.specification(),
+            engines.len()
+        );
+        say_missing(codec, out)?;
+        let report = runner::run_with_builtin_expectations(&engines, &cases, None)?;
+        say!(out, "vectors ({} cases):\n", cases.len());
+        out.print(&report.to_string())?;
+        let seed = 3492;
+        // Punycode has the most implementations and the most to find.
+        let questions = if codec == Codec::Punycode {
+            20_000
+        } else {
+            5_000
+        };
+        let m = matrix::run(&engines, seed, questions);
+        say!(out, "\ndifferential (seed {seed}): {}", m.to_text());
+        clean &= report.failures().count() == 0 && m.clean();
+    }
+    say!(out, "divergence classes (vectors/divergence-classes.toml):");
+    for entry in classes::table() {
+        say!(out, "  {:<13} {}", entry.id, entry.title);
+    }
+    say!(
+        out,
+        "\n{}",
+        if clean {
+            "no unexplained difference: every one is a declared divergence class or a listed deviation (bugs marked BUG)"
+        } else {
+            "UNEXPLAINED DIFFERENCES: see above; `punycheck check --impl NAME` minimizes them"
+        }
+    );
+    Ok(Status::of(clean))
+}

@@ -1,0 +1,202 @@
+//! The workflows behind the `punycheck` command line, one module per
+//! command: the binary (`src/bin/punycheck/`) parses arguments into the
+//! plain settings of these modules and calls them, nothing more.
+//!
+//! Every command writes its report through an [`Output`], which turns a
+//! closed standard output (`punycheck list | head -1`) into a quiet end
+//! rather than a panic, and ends in a [`Status`] or a [`Stop`], which the
+//! binary turns into its exit status ([`EXIT_STATUS`]).
+
+/// Writes a formatted line to an [`Output`], returning from the calling
+/// function with the [`Stop`] when the output is closed.
+macro_rules! say {
+    ($out:expr) => {
+        $out.line("")?
+    };
+    ($out:expr, $($arg:tt)*) => {
+        $out.line(&format!($($arg)*))?
+    };
+}
+
+pub mod bench;
+pub mod check;
+pub mod diff;
+pub mod implementation;
+pub mod lines;
+pub mod listing;
+pub mod output;
+pub mod progress;
+pub mod repro;
+pub mod rfc_wrapper;
+
+pub use implementation::Implementation;
+pub use output::Output;
+
+use crate::codec::Codec;
+
+/// The exit statuses, as `--help` prints them.
+pub const EXIT_STATUS: &str = "\
+Exit status:
+  0  conforming: every difference explained (or the command did what it was asked)
+  1  nonconforming: a cause found, a vector failed, or an input line failed
+  2  usage or setup error: bad arguments, an unknown implementation, a program
+     that cannot be started or fails the probe, an unreadable or unwritable file
+  3  (check) nothing found in what ran, but not everything ran within --seconds
+A closed standard output (as in `punycheck list | head -1`) ends a command
+quietly with status 0; check still exits with its verdict.";
+
+/// How a command that ran ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Conforming, or done (exit status 0).
+    Conforming,
+    /// Nonconforming, or an input line failed (exit status 1).
+    Nonconforming,
+    /// Nothing found in what ran, but not everything ran (exit status 3).
+    Incomplete,
+}
+
+impl Status {
+    /// `Conforming` when `ok`, else `Nonconforming`.
+    pub fn of(ok: bool) -> Self {
+        if ok {
+            Status::Conforming
+        } else {
+            Status::Nonconforming
+        }
+    }
+
+    /// The process exit status.
+    pub fn code(self) -> u8 {
+        match self {
+            Status::Conforming => 0,
+            Status::Nonconforming => 1,
+            Status::Incomplete => 3,
+        }
+    }
+}
+
+/// Why a command stopped before its end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// A usage or setup error, with its message (exit status 2).
+    Setup(String),
+    /// Standard output was closed by its reader: nothing more can be
+    /// reported (exit status 0, nothing printed).
+    Closed,
+}
+
+impl Stop {
+    /// The process exit status.
+    pub fn code(&self) -> u8 {
+        match self {
+            Stop::Setup(_) => 2,
+            Stop::Closed => 0,
+        }
+    }
+}
+
+impl From<String> for Stop {
+    fn from(message: String) -> Self {
+        Stop::Setup(message)
+    }
+}
+
+/// What a command returns.
+pub type Outcome = Result<Status, Stop>;
+
+/// ` --codec NAME` for a codec other than Punycode, for printed commands.
+pub fn codec_arg(codec: Codec) -> String {
+    if codec == Codec::Punycode {
+        String::new()
+    } else {
+        format!(" --codec {codec}")
+    }
+}
+
+/// The codecs a command covers: the one chosen, or all.
+pub fn codecs(chosen: Option<Codec>) -> Vec<Codec> {
+    chosen.map_or_else(|| Codec::ALL.to_vec(), |c| vec![c])
+}
+
+/// The seed given, or one chosen from the clock.
+pub fn chosen_seed(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64 % 1_000_000_007)
+    })
+}
+
+/// The longest run `--seconds` may ask for, about 31 years: beyond it a
+/// deadline can no longer be computed on every platform.
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// Reads a number of seconds for `--seconds`: finite, above 0 and at most
+/// [`MAX_SECONDS`]. The message names the option and the text given.
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
+    parse_bounded(text, MAX_SECONDS)
+}
+
+/// The longest `--timeout`: a day.
+pub const MAX_TIMEOUT: f64 = 86_400.0;
+
+/// Reads a number of seconds for `--timeout`: finite, above 0 and at most
+/// [`MAX_TIMEOUT`].
+pub fn parse_timeout(text: &str) -> Result<f64, String> {
+    parse_bounded(text, MAX_TIMEOUT)
+}
+
+fn parse_bounded(text: &str, max: f64) -> Result<f64, String> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    check_seconds(value, max)
+}
+
+/// Checks a number of seconds (from the command line or the
+/// configuration file): finite, above 0, at most `max`.
+pub fn check_seconds(value: f64, max: f64) -> Result<f64, String> {
+    if value.is_finite() && value > 0.0 && value <= max {
+        Ok(value)
+    } else {
+        Err(format!(
+            "must be a number of seconds above 0 and at most {max}, not {}",
+            short_number(value)
+        ))
+    }
+}
+
+/// A number as a person would write it: `1e300`, not 301 digits.
+fn short_number(value: f64) -> String {
+    if value.is_finite() && value.abs() >= 1e15 {
+        format!("{value:e}")
+    } else {
+        value.to_string()
+    }
+}
+
+/// Writes a message to standard error; a closed standard error is ignored
+/// (never a panic, unlike `eprintln!`).
+pub fn warn(message: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{message}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_are_bounded_and_named() {
+        assert_eq!(parse_seconds("2.5"), Ok(2.5));
+        for bad in ["0", "-1", "nan", "inf", "1e300", "1e19", "", "x", "-0"] {
+            let err = parse_seconds(bad).unwrap_err();
+            assert!(err.len() < 120, "{bad}: {err}");
+        }
+        assert!(parse_seconds("1e300").unwrap_err().contains("1e300"));
+        assert!(parse_timeout("86401").is_err());
+        assert_eq!(parse_timeout("86400"), Ok(86_400.0));
+    }
+}
