@@ -210,7 +210,15 @@ pub fn run_with(
         progress(done);
     }
     let end = hard_deadline.unwrap_or_else(|| Instant::now() + Duration::from_secs(60));
-    let cap = Duration::from_secs(10);
+    // A run bounded by a question count is meant to be the same for the
+    // same seed on any machine: its minimizations are bounded by their
+    // attempts (and the whole budget) only, never by a per-cause time cap
+    // that a loaded machine reaches at another point.
+    let cap = if settings.cases.is_some() {
+        Duration::MAX
+    } else {
+        Duration::from_secs(10)
+    };
     for (k, (engine, collector)) in engines.iter().zip(collectors).enumerate() {
         let left = engines.len() - k;
         let now = Instant::now();

@@ -14,7 +14,9 @@
 //! Each cause is then minimized (length first: chunks, then single
 //! elements; for a decoding the reference accepts, first through the code
 //! points it decodes to) within an attempt budget, which makes the result
-//! the same for the same seed, and a time cap, which bounds a slow program.
+//! the same for the same seed, and a time cap, which bounds a slow program
+//! (none when the run is bounded by its question count, so that the same
+//! seed gives the same reproducers on a loaded machine too).
 //! The minimized request is asked again: a cause is reported as confirmed
 //! only when both answers agree, and as flaky, with both answers, when they
 //! do not.
