@@ -278,11 +278,11 @@ pub fn check_supported(
                 "needs Appendix A annotations, which it does not support".into(),
             ));
         }
-        if let Some(&cp) = input.iter().find(|&&cp| !caps.domain.contains(cp)) {
+        if input.iter().any(|&cp| !caps.domain.contains(cp)) {
             return Err((
                 Class::Domain,
                 format!(
-                    "U+{cp:04X} is outside its domain ({})",
+                    "a code point is outside its domain ({})",
                     caps.domain.meaning()
                 ),
             ));
