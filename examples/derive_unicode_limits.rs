@@ -783,6 +783,97 @@ fn buffer_edges(file: &mut File) {
     }
 }
 
+/// The sizes of UTF-16 buffers met at their edges by BMP-only text: the
+/// JDK's `Punycode` has 256-unit buffers, so text with a supplementary
+/// code point passes them at fewer code points than it has, and the
+/// mixed vectors above (which hold U+1F600 and U+10FFFD) miss the edge.
+const BMP_EDGES: [usize; 9] = [255, 256, 257, 511, 512, 513, 1023, 1024, 1025];
+
+/// A deterministic mix of BMP code points: runs of 4 to 9 of non-basic ones
+/// (Latin-1, Cyrillic, CJK, U+FFFD), with basic ones too when `basic`.
+fn bmp(len: usize, seed: u64, basic: bool) -> Vec<u32> {
+    const NON_BASIC: [u32; 5] = [0xE9, 0x101, 0x416, 0x4E2D, 0xFFFD];
+    const BASIC: [u32; 3] = [0x61, 0x62, 0x30];
+    let mut state = seed;
+    let mut next = |n: u64| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) % n
+    };
+    let mut v = Vec::new();
+    while v.len() < len {
+        let pick = next(if basic { 8 } else { 5 }) as usize;
+        let cp = if pick < 5 {
+            NON_BASIC[pick]
+        } else {
+            BASIC[pick - 5]
+        };
+        let count = 4 + next(6) as usize;
+        v.extend(run(cp, count.min(len - v.len())));
+    }
+    v
+}
+
+/// Exactly N code points, N UTF-16 units, around the common buffer sizes,
+/// both ways: non-basic BMP only, BMP mixed with basic, and basic only.
+fn bmp_buffer_edges(file: &mut File) {
+    for n in BMP_EDGES {
+        let shapes = [
+            (
+                "bmp",
+                bmp(n, n as u64, false),
+                format!(
+                    "runs of 4 to 9 of the non-basic BMP code points U+00E9 U+0101 U+0416 U+4E2D \
+                     U+FFFD chosen by a seeded generator (examples/derive_unicode_limits.rs, \
+                     seed {n}): every code point is inserted by a delta, the last one at unit {n}"
+                ),
+            ),
+            (
+                "bmp-mixed",
+                bmp(n, 3 * n as u64, true),
+                format!(
+                    "runs of 4 to 9 of U+0061 U+0062 U+0030 and of the non-basic BMP code points \
+                     U+00E9 U+0101 U+0416 U+4E2D U+FFFD chosen by a seeded generator \
+                     (examples/derive_unicode_limits.rs, seed {})",
+                    3 * n
+                ),
+            ),
+            (
+                "basic",
+                run(A, n),
+                format!(
+                    "{n} x U+0061 and nothing else: the basic code points alone fill the buffer, \
+                     and the encoding adds the delimiter"
+                ),
+            ),
+        ];
+        for (shape, cps, how) in shapes {
+            assert!(cps.len() == n && cps.iter().all(|&c| c <= 0xFFFF));
+            assert_eq!(cps.iter().any(|&c| c >= 0x80), shape != "basic");
+            assert_eq!(cps.iter().any(|&c| c < 0x80), shape != "bmp");
+            file.encode(
+                &format!("{shape}-encode-{n:04}-code-points"),
+                cps.clone(),
+                format!(
+                    "Derived: exactly {n} code points, all in the BMP, so exactly {n} UTF-16 \
+                     units: {how}. An implementation with a buffer of {n} UTF-16 units (or one \
+                     more or one less) is met at its edge. {C_REF}"
+                ),
+            );
+            file.decode(
+                &format!("{shape}-decode-to-{n:04}-code-points"),
+                encode(&cps),
+                format!(
+                    "Derived: the C reference's encoding of case \
+                     unicode-{shape}-encode-{n:04}-code-points, decoded: exactly {n} code points \
+                     and {n} UTF-16 units written to the output. {C_REF}"
+                ),
+            );
+        }
+    }
+}
+
 /// The last character of the input: where each digit ends a string, and
 /// where it leaves it inside a delta.
 fn end_of_input(file: &mut File) {
@@ -1018,6 +1109,9 @@ fn main() {
     buffer_edges(&mut file);
     end_of_input(&mut file);
     idna_shaped(&mut file);
+    // Last: `check` asks the files' cases in turn, so what comes late in
+    // the longest file comes late in the check.
+    bmp_buffer_edges(&mut file);
 
     // The encoder simulation is section 6.3 as the C reference has it.
     for case in &file.cases {

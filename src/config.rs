@@ -9,7 +9,7 @@
 //! ```toml
 //! [implementation]
 //! spec = "exec:python3 adapters/python/cpython_codec.py"   # as --impl
-//! domain = "unicode"          # as --domain: "unicode" or "u32"
+//! domain = "unicode"          # as --domain: "unicode", "unicode-with-surrogates", "u31" or "u32"
 //! errors = "failure-only"     # as --errors: "kinds" or "failure-only"
 //! annotations = false         # false as --no-annotations
 //! directions = "decode-only"  # "both", "decode-only" (--decode-only), "encode-only"

@@ -122,6 +122,10 @@ fn a_check_cut_by_its_time_reports_what_did_not_run() {
     assert!(report.contains("incomplete"), "{report}");
 }
 
+/// The RFC wrapper's own limits (`unicode_max_length` and `ace_max_length`
+/// in Appendix C's `main`): 256 code points, 256 characters of Punycode.
+const WRAPPER_LIMITS: [&str; 4] = ["--max-encode", "256", "--max-decode", "256"];
+
 #[test]
 fn the_rfc_wrapper_passes_check_through_exec() {
     let w = wrapper();
@@ -130,6 +134,10 @@ fn the_rfc_wrapper_passes_check_through_exec() {
         "check",
         "--impl",
         &spec,
+        WRAPPER_LIMITS[0],
+        WRAPPER_LIMITS[1],
+        WRAPPER_LIMITS[2],
+        WRAPPER_LIMITS[3],
         "--seed",
         "7",
         "--cases",
@@ -143,7 +151,7 @@ fn the_rfc_wrapper_passes_check_through_exec() {
         report.contains("CONFORMING") && !report.contains("NONCONFORMING"),
         "{report}"
     );
-    // Its fixed 256-element buffers are a declared limit, counted.
+    // Its fixed 256-element buffers are its declared limits, counted.
     let count = punycheck::harness::vectors::builtin()
         .unwrap()
         .iter()
@@ -155,12 +163,53 @@ fn the_rfc_wrapper_passes_check_through_exec() {
     );
 }
 
+/// The same wrapper with its limits undeclared: "input or output is too
+/// large" where the reference answers is a refusal like any other, reported
+/// with a reproducer that reproduces, and the report no longer calls it a
+/// documented limit.
+#[test]
+fn an_undeclared_own_limit_is_a_finding() {
+    let spec = format!("exec:{}", wrapper());
+    let out = run(&[
+        "check",
+        "--impl",
+        &spec,
+        "--seed",
+        "7",
+        "--fail-fast",
+        // A ceiling only: --fail-fast ends the run at the first cause.
+        "--seconds",
+        "600",
+    ]);
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}{}", text(&out.stderr));
+    assert!(
+        report.contains("implementation: too large (a limit it does not declare))"),
+        "{report}"
+    );
+    assert!(!report.contains("documented"), "{report}");
+    let again = run_first_reproducer("the RFC's wrapper, limits undeclared", &report);
+    assert_eq!(again.status.code(), Some(1), "{}", text(&again.stdout));
+}
+
 #[test]
 fn reports_in_json_and_junit_carry_the_same_verdict() {
     let w = wrapper();
     let spec = format!("exec:{w}");
     let json = run(&[
-        "check", "--impl", &spec, "--seed", "3", "--cases", "50", "--format", "json",
+        "check",
+        "--impl",
+        &spec,
+        WRAPPER_LIMITS[0],
+        WRAPPER_LIMITS[1],
+        WRAPPER_LIMITS[2],
+        WRAPPER_LIMITS[3],
+        "--seed",
+        "3",
+        "--cases",
+        "50",
+        "--format",
+        "json",
     ]);
     assert_eq!(json.status.code(), Some(0));
     let value: serde_json::Value = serde_json::from_slice(&json.stdout).expect("valid JSON");
@@ -168,7 +217,19 @@ fn reports_in_json_and_junit_carry_the_same_verdict() {
     assert_eq!(value["seed"], 3);
     assert_eq!(value["generated"]["nonconforming"], 0);
     let junit = run(&[
-        "check", "--impl", &spec, "--seed", "3", "--cases", "50", "--format", "junit",
+        "check",
+        "--impl",
+        &spec,
+        WRAPPER_LIMITS[0],
+        WRAPPER_LIMITS[1],
+        WRAPPER_LIMITS[2],
+        WRAPPER_LIMITS[3],
+        "--seed",
+        "3",
+        "--cases",
+        "50",
+        "--format",
+        "junit",
     ]);
     let xml = text(&junit.stdout);
     assert!(
@@ -473,6 +534,10 @@ fn the_rfc_wrapper_passes_without_annotations() {
         "--impl",
         &spec,
         "--no-annotations",
+        WRAPPER_LIMITS[0],
+        WRAPPER_LIMITS[1],
+        WRAPPER_LIMITS[2],
+        WRAPPER_LIMITS[3],
         "--seed",
         "7",
         "--cases",
@@ -498,6 +563,8 @@ fn a_declared_decoder_alone_is_conforming() {
         "--impl",
         &spec,
         "--decode-only",
+        WRAPPER_LIMITS[2],
+        WRAPPER_LIMITS[3],
         "--seed",
         "3",
         "--cases",
@@ -536,7 +603,7 @@ fn a_configured_gate_with_a_baseline() {
         "exec:sh -c 'if [ \"$1\" = -d ]; then read x; if [ \"$x\" = ab-c_d ]; then echo u+0061; echo u+0062; echo u+0080; exit 0; fi; printf \"%s\\n\" \"$x\" | {w} -d; exit $?; fi; exec {w} \"$@\"' sh"
     );
     let config = format!(
-        "[implementation]\nspec = {:?}\n\n[check]\nseconds = 600\ncases = 100\nseed = 5\n",
+        "[implementation]\nspec = {:?}\nmax-encode = 256\nmax-decode = 256\n\n[check]\nseconds = 600\ncases = 100\nseed = 5\n",
         buggy
     );
     std::fs::write(dir.join("punycheck.toml"), config).unwrap();

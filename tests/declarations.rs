@@ -7,14 +7,17 @@
 //! declared or undeclared way, so every outcome is independent of the
 //! machine's speed or load.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use punycheck::engines::declaration::{DirectionsDecl, DomainDecl, ErrorsDecl};
 use punycheck::engines::{
-    Capabilities, CleanRoom, Declaration, Declared, DecodeResult, EncodeResult, Engine, EngineError,
+    Capabilities, CleanRoom, CodePointDomain, Declaration, Declared, DecodeResult, EncodeResult,
+    Engine, EngineError,
 };
 use punycheck::harness::campaign::{self, Outcome, Settings};
 use punycheck::harness::causes::{Confirmation, Kind};
+use punycheck::punycode::ErrorKind;
 
 fn settings(seed: u64, cases: u64) -> Settings {
     Settings {
@@ -162,7 +165,13 @@ fn an_answer_that_does_not_repeat_is_reported_as_flaky_with_both_answers() {
     let request = Request::Decode(b"a-".to_vec());
     let want = reference(&request).unwrap();
     let got = ask(&engine, &request);
-    let key = key_of(engine.codec(), &request, &want, &got);
+    let key = key_of(
+        &engine.capabilities(),
+        engine.codec(),
+        &request,
+        &want,
+        &got,
+    );
     assert_eq!(key.kind, Kind::RejectsValid);
     let mut collector = Collector::default();
     collector.observe(key, &request, "first", None, None);
@@ -222,4 +231,164 @@ fn one_bug_is_one_cause_with_a_short_reproducer() {
         panic!("{cause:?}")
     };
     assert!(bytes.contains(&b'_') && bytes.len() <= 4, "{cause:?}");
+}
+
+/// The clean-room code with a narrower domain, refusing as libidn does: an
+/// input code point outside it, and a decoding as soon as it inserts one
+/// (bad_input), before any overflow that the reference meets later on that
+/// path. Errors with their kinds.
+struct InDomain {
+    domain: CodePointDomain,
+    /// Refusals where the reference fails later with another kind.
+    early: Arc<AtomicU64>,
+}
+
+impl Engine for InDomain {
+    fn name(&self) -> &str {
+        "in-domain"
+    }
+    fn capabilities(&self) -> Capabilities {
+        CleanRoom.capabilities()
+    }
+    fn encode(&self, input: &[u32], flags: Option<&[bool]>) -> EncodeResult {
+        if input.iter().any(|&c| !self.domain.contains(c)) {
+            return Err(EngineError::Rejected(Some(ErrorKind::BadInput)));
+        }
+        CleanRoom.encode(input, flags)
+    }
+    fn decode(&self, input: &[u8]) -> DecodeResult {
+        let (result, inserted) = punycheck::punycode::decode_inserted(input);
+        if inserted.iter().any(|&c| !self.domain.contains(c)) {
+            if result
+                .as_ref()
+                .is_err_and(|e| e.kind() != ErrorKind::BadInput)
+            {
+                self.early.fetch_add(1, Ordering::Relaxed);
+            }
+            return Err(EngineError::Rejected(Some(ErrorKind::BadInput)));
+        }
+        CleanRoom.decode(input)
+    }
+}
+
+/// Each narrower domain, declared, is conforming: refusing a decoding as
+/// soon as it leaves the domain is the declared refusal, even where the
+/// reference goes on and fails with another error kind later (libidn's
+/// `zz8898z8z8z098m`; the campaigns meet such inputs). Declared wider, the
+/// same answers are findings.
+#[test]
+fn every_domain_honestly_declared_is_conforming() {
+    let mut early_total = 0;
+    for (domain, decl) in [
+        (CodePointDomain::UnicodeScalar, DomainDecl::Unicode),
+        (
+            CodePointDomain::UnicodeWithSurrogates,
+            DomainDecl::UnicodeWithSurrogates,
+        ),
+        (CodePointDomain::U31, DomainDecl::U31),
+    ] {
+        let early = Arc::new(AtomicU64::new(0));
+        let engine = || InDomain {
+            domain,
+            early: early.clone(),
+        };
+        let declaration = Declaration {
+            domain: Some(decl),
+            ..Declaration::default()
+        };
+        let outcome = campaign(&Declared::new(Box::new(engine()), declaration), 21, 4000);
+        assert!(outcome.conforming(), "{domain:?}: {:#?}", outcome.causes);
+        early_total += early.load(Ordering::Relaxed);
+        assert!(!campaign(&engine(), 21, 4000).conforming(), "{domain:?}");
+    }
+    assert!(
+        early_total > 0,
+        "no decoding left a domain before the reference failed"
+    );
+}
+
+/// Node's punycode: a decoded surrogate pair comes back re-paired into one
+/// supplementary code point, a lone surrogate as it is.
+struct Repairing;
+
+impl Engine for Repairing {
+    fn name(&self) -> &str {
+        "repairing"
+    }
+    fn capabilities(&self) -> Capabilities {
+        CleanRoom.capabilities()
+    }
+    fn encode(&self, input: &[u32], flags: Option<&[bool]>) -> EncodeResult {
+        CleanRoom.encode(input, flags)
+    }
+    fn decode(&self, input: &[u8]) -> DecodeResult {
+        let decoded = CleanRoom.decode(input)?;
+        let mut out = Vec::new();
+        let mut k = 0;
+        let cps = &decoded.code_points;
+        while k < cps.len() {
+            let (a, b) = (cps[k], cps.get(k + 1).copied().unwrap_or(0));
+            if (0xD800..0xDC00).contains(&a) && (0xDC00..0xE000).contains(&b) {
+                out.push(0x1_0000 + ((a - 0xD800) << 10) + (b - 0xDC00));
+                k += 2;
+            } else {
+                out.push(a);
+                k += 1;
+            }
+        }
+        Ok(punycheck::punycode::Decoded {
+            flags: punycheck::punycode::CaseFlags::unset(out.len()),
+            code_points: out,
+        })
+    }
+}
+
+/// Minimizing the re-pairing keeps the re-pairing: the reproducer still
+/// gets another answer than the reference's, not the lone surrogate that it
+/// returns as the reference does (which is another cause).
+#[test]
+fn minimizing_keeps_the_deviation_not_only_the_key() {
+    use punycheck::harness::causes::{Collector, key_of};
+    use punycheck::harness::compare::{ask, reference};
+    use punycheck::vocabulary::Request;
+    let engine = Declared::new(
+        Box::new(Repairing),
+        Declaration {
+            domain: Some(DomainDecl::Unicode),
+            annotations: Some(false),
+            ..Declaration::default()
+        },
+    );
+    let mut collector = Collector::default();
+    for text in [&b"ib9b89l"[..], b"zy0c"] {
+        let request = Request::Decode(text.to_vec());
+        let want = reference(&request).unwrap();
+        let got = ask(&engine, &request);
+        let key = key_of(
+            &engine.capabilities(),
+            engine.codec(),
+            &request,
+            &want,
+            &got,
+        );
+        collector.observe(key, &request, "seen", None, None);
+    }
+    let far = std::time::Instant::now() + std::time::Duration::from_secs(3600);
+    let causes = collector.resolve(&engine, far, std::time::Duration::from_secs(3600), 2000, 8);
+    let kinds: Vec<Kind> = causes.iter().map(|c| c.key.kind).collect();
+    assert_eq!(
+        kinds,
+        [Kind::ReplacesOutsideDomain, Kind::OutsideDomain],
+        "{causes:#?}"
+    );
+    for cause in &causes {
+        assert_eq!(cause.confirmation, Confirmation::Confirmed, "{cause:?}");
+        let want = reference(&cause.request).unwrap();
+        let got = ask(&engine, &cause.request).unwrap();
+        assert_eq!(
+            got != want,
+            cause.key.kind == Kind::ReplacesOutsideDomain,
+            "{cause:?}"
+        );
+    }
 }

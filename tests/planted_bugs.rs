@@ -6,7 +6,12 @@
 //! Punycode that speaks both the RFC test wrapper's convention (`exec:`)
 //! and the `pipe:` protocol. Each bug is one `--bug NAME` (listed by
 //! `pyny.py --help`); the bugs are checked through `pipe:`, which asks
-//! a hundred times more questions a second.
+//! a hundred times more questions a second. With `--unicode`, pyny takes
+//! and returns only Unicode scalar values, as most real implementations
+//! do: declared `--domain unicode`, it is conforming, and each bug that
+//! needs only Unicode input to show (long inputs near the 32-bit, 31-bit
+//! and 26-bit limits, buffer sizes, the end of the input) is still
+//! reported.
 
 mod common;
 
@@ -103,6 +108,74 @@ fn every_planted_bug_is_reported_with_a_working_reproducer() {
             again.status.code(),
             Some(1),
             "planted bug {bug}: the reproducer does not reproduce:\n{}",
+            String::from_utf8_lossy(&again.stdout)
+        );
+    }
+}
+
+/// The bugs that Unicode scalar values alone reach, planted in pyny
+/// `--unicode`, each with the declarations that fit it.
+const UNICODE_LIMIT_BUGS: [(&str, &[&str]); 6] = [
+    ("signed-encoder", &[]),
+    ("int26", &[]),
+    ("weight-strict", &[]),
+    ("trailing-zero", &[]),
+    ("buffer-256", &[]),
+    // Its 512-entry array is a limit of 512 decoded code points, which
+    // it says as "too large"; declared, only the overrun at the 513th is
+    // left to find.
+    ("buffer-512-overrun", &["--max-encode", "512"]),
+];
+
+#[test]
+fn the_correct_unicode_program_honestly_declared_is_conforming() {
+    let spec = format!("pipe:python3 {PYNY} --pipe --unicode");
+    let out = punycheck(&[
+        "check",
+        "--impl",
+        &spec,
+        "--domain",
+        "unicode",
+        "--seed",
+        "1",
+        "--cases",
+        "160",
+        "--seconds",
+        "900",
+    ]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{report}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(report.contains("CONFORMING") && report.contains("domain unicode"));
+}
+
+#[test]
+fn every_unicode_limit_bug_is_reported_inside_unicode() {
+    let listed = bugs();
+    for (bug, declarations) in UNICODE_LIMIT_BUGS {
+        assert!(listed.iter().any(|b| b == bug), "pyny has no bug {bug}");
+        let spec = format!("pipe:python3 {PYNY} --pipe --unicode --bug {bug}");
+        let mut args = vec!["check", "--impl", &spec, "--domain", "unicode"];
+        args.extend(declarations);
+        // A ceiling only: --fail-fast ends the run at the first cause.
+        args.extend(["--seed", "1", "--seconds", "300", "--fail-fast"]);
+        let out = punycheck(&args);
+        let report = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{bug} not reported:\n{report}");
+        // Reported as a wrong answer, never as a declared limit.
+        assert!(
+            !report.contains("a limit it does not declare"),
+            "{bug}:\n{report}"
+        );
+        let again = run_first_reproducer(&format!("planted bug {bug} (--unicode)"), &report);
+        assert_eq!(
+            again.status.code(),
+            Some(1),
+            "{bug}: the reproducer does not reproduce:\n{}",
             String::from_utf8_lossy(&again.stdout)
         );
     }

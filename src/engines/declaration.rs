@@ -49,8 +49,24 @@ pub struct Declaration {
 pub enum DomainDecl {
     /// Unicode scalar values only.
     Unicode,
+    /// Code points up to U+10FFFF, surrogates included.
+    UnicodeWithSurrogates,
+    /// Values up to 0x7FFFFFFF.
+    U31,
     /// Any 32-bit value, as RFC 3492 allows.
     U32,
+}
+
+impl DomainDecl {
+    /// The domain it declares.
+    pub fn domain(self) -> CodePointDomain {
+        match self {
+            DomainDecl::Unicode => CodePointDomain::UnicodeScalar,
+            DomainDecl::UnicodeWithSurrogates => CodePointDomain::UnicodeWithSurrogates,
+            DomainDecl::U31 => CodePointDomain::U31,
+            DomainDecl::U32 => CodePointDomain::U32,
+        }
+    }
 }
 
 /// `--errors`, as written on the command line and in `punycheck.toml`.
@@ -96,10 +112,7 @@ impl Declaration {
     /// `caps` with every declared fact laid over it.
     pub fn apply(&self, mut caps: Capabilities) -> Capabilities {
         if let Some(domain) = self.domain {
-            caps.domain = match domain {
-                DomainDecl::Unicode => CodePointDomain::UnicodeScalar,
-                DomainDecl::U32 => CodePointDomain::U32,
-            };
+            caps.domain = domain.domain();
         }
         if let Some(errors) = self.errors {
             caps.errors = match errors {
@@ -132,10 +145,7 @@ impl Declaration {
     pub fn options(&self) -> String {
         let mut out = String::new();
         if let Some(domain) = self.domain {
-            out += match domain {
-                DomainDecl::Unicode => " --domain unicode",
-                DomainDecl::U32 => " --domain u32",
-            };
+            out += &format!(" --domain {}", domain.domain().name());
         }
         if let Some(errors) = self.errors {
             out += match errors {
@@ -164,10 +174,7 @@ impl Declaration {
 /// Describes what `caps` declares, for the head of a report.
 pub fn describe(caps: &Capabilities) -> String {
     let mut parts = vec![
-        match caps.domain {
-            CodePointDomain::U32 => "domain u32".to_string(),
-            CodePointDomain::UnicodeScalar => "domain unicode".to_string(),
-        },
+        format!("domain {}", caps.domain.name()),
         match caps.errors {
             ErrorDetail::Kinds => "errors kinds".to_string(),
             ErrorDetail::FailureOnly => "errors failure-only".to_string(),
@@ -291,6 +298,19 @@ mod tests {
         assert_eq!(d.directions, Some(DirectionsDecl::DecodeOnly));
         assert_eq!(d.max_decode, Some(63));
         assert!(toml::from_str::<Declaration>("domain = \"ascii\"").is_err());
+        for (text, domain) in [
+            (
+                "unicode-with-surrogates",
+                CodePointDomain::UnicodeWithSurrogates,
+            ),
+            ("u31", CodePointDomain::U31),
+        ] {
+            let d: Declaration = toml::from_str(&format!("domain = {text:?}")).unwrap();
+            let caps = d.apply(CleanRoom.capabilities());
+            assert_eq!(caps.domain, domain);
+            assert_eq!(d.options(), format!(" --domain {text}"));
+            assert!(describe(&caps).starts_with(&format!("domain {text},")));
+        }
         assert!(toml::from_str::<Declaration>("colour = 1").is_err());
     }
 }

@@ -7,8 +7,8 @@
 //! prints one `u+XXXX`/`U+XXXX` line per code point. Failure is a non-zero
 //! exit with the wrapper's message on standard error: `invalid input`,
 //! `arithmetic overflow`, or `input or output is too large...` (the program's
-//! own limit: skipped and counted, never failed). Only printable ASCII
-//! crosses the channel.
+//! own limit: counted, not failed, beyond a limit declared with
+//! `--max-encode`/`--max-decode`). Only printable ASCII crosses the channel.
 //!
 //! For the other codecs the convention is the same, with the encoded form on
 //! its line: LACE and AMC-ACE-Z text as it is, and UTF-8 (whose encoded form
@@ -314,10 +314,25 @@ pub(super) fn probe(engine: &dyn Engine, convention: &str) -> Result<(), String>
 
 /// The line of a dying program's standard error that says why, whole: a
 /// sanitizer's `SUMMARY:` line, a Rust panic's first line with its
-/// message, the last line of a Python traceback, a Java exception's line;
-/// `None` when it does not look like a crash.
+/// message, the last line of a Python traceback, a Java exception's line,
+/// a Perl `die` (`MESSAGE at FILE line N.`), a Ruby uncaught exception
+/// (`FILE:LINE:in 'METHOD': MESSAGE (CLASS)`); `None` when it does not
+/// look like a crash. A message of the convention (`invalid input`,
+/// `failed: ...`) is never one, even when it quotes a location.
 pub fn crash_line(stderr: &str) -> Option<String> {
     let lines: Vec<&str> = stderr.lines().map(str::trim_end).collect();
+    let first = lines.first().copied().unwrap_or("");
+    let convention = [
+        "invalid input",
+        "arithmetic overflow",
+        "input or output is too large",
+        "failed",
+    ];
+    if !convention.iter().any(|m| first.starts_with(m))
+        && (perl_die(first) || ruby_exception(&lines))
+    {
+        return Some(first.to_string());
+    }
     if let Some(summary) = lines.iter().find(|l| l.starts_with("SUMMARY:")) {
         return Some(summary.to_string());
     }
@@ -359,6 +374,74 @@ pub fn crash_line(stderr: &str) -> Option<String> {
                 || l.starts_with("==") && l.contains("ERROR: AddressSanitizer")
         })
         .map(|l| l.to_string())
+}
+
+/// Whether `line` is what Perl's `die` prints for a message without a
+/// newline: `MESSAGE at FILE line N.`, or `MESSAGE at FILE line N, <FH>
+/// line M.` (`chunk M` when `$/` is not a newline) while a file is read.
+fn perl_die(line: &str) -> bool {
+    let Some(body) = line.strip_suffix('.') else {
+        return false;
+    };
+    // Without the optional ", <FH> line M" / ", <FH> chunk M".
+    let body = match body.rsplit_once(", <") {
+        Some((before, handle)) => {
+            let read = handle
+                .split_once("> line ")
+                .or_else(|| handle.split_once("> chunk "));
+            match read {
+                Some((name, n)) if is_number(n) && !name.is_empty() && !name.contains(' ') => {
+                    before
+                }
+                _ => return false,
+            }
+        }
+        None => body,
+    };
+    let Some((message, location)) = body.rsplit_once(" at ") else {
+        return false;
+    };
+    let Some((file, n)) = location.rsplit_once(" line ") else {
+        return false;
+    };
+    !message.trim().is_empty() && !file.is_empty() && !file.contains(' ') && is_number(n)
+}
+
+/// Whether `lines` start the way Ruby reports an uncaught exception:
+/// `FILE:LINE:in 'METHOD': MESSAGE (CLASS)` (a backquote before the
+/// method before Ruby 3.4), then the backtrace, each line `\tfrom ...`.
+fn ruby_exception(lines: &[&str]) -> bool {
+    let Some(first) = lines.first() else {
+        return false;
+    };
+    let Some((place, rest)) = first
+        .split_once(":in `")
+        .or_else(|| first.split_once(":in '"))
+    else {
+        return false;
+    };
+    // The file may hold a colon itself (`<internal:pack>`).
+    let Some((file, n)) = place.rsplit_once(':') else {
+        return false;
+    };
+    let Some((method, message)) = rest.split_once("': ") else {
+        return false;
+    };
+    let class = message
+        .strip_suffix(')')
+        .and_then(|m| m.rsplit_once(" ("))
+        .map(|(_, class)| class);
+    let named = class.is_some_and(|c| {
+        c.starts_with(|ch: char| ch.is_ascii_uppercase())
+            && c.chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == ':' || ch == '_')
+    });
+    let traced = lines.get(1).is_none_or(|l| l.starts_with("\tfrom "));
+    !file.is_empty() && is_number(n) && !method.is_empty() && named && traced
+}
+
+fn is_number(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Reads a stream to its end on a thread: its bytes, or `None` when it
@@ -560,6 +643,48 @@ mod tests {
         assert_eq!(parse_punycode_line(b"\n").unwrap(), b"");
         for bad in [&b"a-b"[..], b"a\nb\n", b"a\x01\n", b"\xc3\xa9\n"] {
             assert!(parse_punycode_line(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    /// Standard error of real adapters (adapters/perl, adapters/ruby),
+    /// as they printed it.
+    #[test]
+    fn perl_and_ruby_deaths_are_crashes() {
+        let crashes = [
+            // Net::IDN::Punycode XS, decode c705263y.
+            "Use of code point 0xFFFFFFFFC6FA4E95 is not allowed; the permissible max is 0x7FFFFFFFFFFFFFFF at adapters/perl/net_idn_punycode.pl line 68, <STDIN> chunk 1.\n",
+            // Net::IDN::Punycode::PP, decode a-aaa-aaaaaaaaaaaa-uu.
+            "Illegal division by zero at /usr/lib/x86_64-linux-gnu/perl5/5.36/Net/IDN/Punycode/PP.pm line 45, <STDIN> chunk 1.\n",
+            "Died at prog.pl line 3.\n",
+            // Addressable, decode ww902716a.
+            "<internal:pack>:144:in `pack': pack(U): value out of range (RangeError)\n\tfrom /usr/share/rubygems-integration/all/gems/addressable-2.8.1/lib/addressable/idna/pure.rb:624:in `punycode_decode'\n\tfrom adapters/ruby/punycode_rb.rb:52:in `impl_decode'\n",
+            // SimpleIDN, decode a-rc4g.
+            "/usr/share/rubygems-integration/all/gems/simpleidn-0.1.1/lib/simpleidn.rb:125:in `chr': invalid codepoint 0xD800 in UTF-8 (RangeError)\n\tfrom /usr/share/rubygems-integration/all/gems/simpleidn-0.1.1/lib/simpleidn.rb:125:in `block in decode'\n",
+            // Ruby 3.4 quotes the method with ' and names its class.
+            "x.rb:1:in 'Integer#chr': 1114112 out of char range (RangeError)\n\tfrom x.rb:1:in '<main>'\n",
+        ];
+        for stderr in crashes {
+            assert_eq!(
+                crash_line(stderr).as_deref(),
+                stderr.lines().next(),
+                "{stderr:?}"
+            );
+        }
+        let conventional = [
+            "invalid input\n",
+            "arithmetic overflow\n",
+            "failed: incomplete encoded code point in decode_punycode\n",
+            "failed: invalid code point\n",
+            // A convention message that quotes a Perl location.
+            "failed: invalid digit at /usr/share/perl5/Net/IDN/Punycode/PP.pm line 88, <STDIN> chunk 1.\n",
+            "input or output is too large, recompile with larger limits\n",
+            // Looks like a location, is not a die.
+            "see the manual at page line\n",
+            "value at x line 3 (approximately).\n",
+            "a.rb:12:in `m': no class given\n",
+        ];
+        for stderr in conventional {
+            assert_eq!(crash_line(stderr), None, "{stderr:?}");
         }
     }
 

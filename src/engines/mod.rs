@@ -52,8 +52,48 @@ use crate::vocabulary::{Expected, Request};
 pub enum CodePointDomain {
     /// Any 32-bit unsigned value, as RFC 3492 and its C code allow.
     U32,
+    /// 0 to 0x7FFFFFFF: what a signed 32-bit integer holds, and what the
+    /// original six-byte UTF-8 carries (Ruby's `pack("U*")`).
+    U31,
+    /// 0 to U+10FFFF, surrogates included: the Unicode code points, as a
+    /// Python `str` or a Perl string holds them.
+    UnicodeWithSurrogates,
     /// Unicode scalar values only (no surrogates, nothing above U+10FFFF).
     UnicodeScalar,
+}
+
+impl CodePointDomain {
+    /// Whether `cp` is in the domain.
+    pub fn contains(self, cp: u32) -> bool {
+        match self {
+            CodePointDomain::U32 => true,
+            CodePointDomain::U31 => cp <= 0x7FFF_FFFF,
+            CodePointDomain::UnicodeWithSurrogates => cp <= 0x10_FFFF,
+            CodePointDomain::UnicodeScalar => char::from_u32(cp).is_some(),
+        }
+    }
+
+    /// Its name on the command line and in reports (`unicode`, `u32`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            CodePointDomain::U32 => "u32",
+            CodePointDomain::U31 => "u31",
+            CodePointDomain::UnicodeWithSurrogates => "unicode-with-surrogates",
+            CodePointDomain::UnicodeScalar => "unicode",
+        }
+    }
+
+    /// What it holds, in words.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            CodePointDomain::U32 => "any 32-bit value",
+            CodePointDomain::U31 => "values up to 0x7FFFFFFF",
+            CodePointDomain::UnicodeWithSurrogates => {
+                "code points up to U+10FFFF, surrogates included"
+            }
+            CodePointDomain::UnicodeScalar => "Unicode scalar values",
+        }
+    }
 }
 
 /// How precisely an implementation reports a failure.
@@ -281,11 +321,13 @@ pub fn check_supported(
                 "needs Appendix A annotations, which it does not support".into(),
             ));
         }
-        let scalar_only = caps.domain == CodePointDomain::UnicodeScalar;
-        if scalar_only && input.iter().any(|&cp| char::from_u32(cp).is_none()) {
+        if input.iter().any(|&cp| !caps.domain.contains(cp)) {
             return Err((
                 Class::Domain,
-                "a code point is outside its domain (Unicode scalar values)".into(),
+                format!(
+                    "a code point is outside its domain ({})",
+                    caps.domain.meaning()
+                ),
             ));
         }
         if caps.punycode_input == PunycodeInput::PrintableLine

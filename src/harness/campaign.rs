@@ -63,8 +63,11 @@ pub struct Stats {
 pub struct ClassCount {
     /// How many answers.
     pub count: u64,
-    /// The first one, described.
+    /// The shortest one (the first of the shortest), described.
     pub example: String,
+    /// The length of the example's request.
+    #[serde(skip)]
+    pub example_len: usize,
 }
 
 /// What a campaign found for one implementation.
@@ -274,20 +277,32 @@ fn record(
                 .or_default() += 1;
         }
         Verdict::Divergence { class, detail } => {
+            let len = causes::request_len(request);
             let entry = outcome
                 .stats
                 .divergences
                 .entry(class.id().to_string())
                 .or_insert_with(|| ClassCount {
                     count: 0,
-                    example: format!("{}: {detail}", request),
+                    example: format!("{request}: {detail}"),
+                    example_len: len,
                 });
+            if len < entry.example_len {
+                entry.example = format!("{request}: {detail}");
+                entry.example_len = len;
+            }
             entry.count += 1;
         }
         Verdict::Nonconformance(detail) => {
             outcome.stats.nonconformances += 1;
             if let (Some(reference), Some(answer)) = (&judged.reference, &judged.answer) {
-                let key = causes::key_of(engine.codec(), request, reference, answer);
+                let key = causes::key_of(
+                    &engine.capabilities(),
+                    engine.codec(),
+                    request,
+                    reference,
+                    answer,
+                );
                 collector.observe(key, request, &detail, None, None);
             }
             return;
@@ -311,4 +326,43 @@ pub fn class_summary(stats: &Stats) -> String {
         }
     }
     parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::CleanRoom;
+
+    /// The example printed for a class is the shortest request it
+    /// explained, not the first: a reader can replay it by hand.
+    #[test]
+    fn a_class_keeps_its_shortest_example() {
+        let mut outcome = Outcome::default();
+        let mut collector = Collector::default();
+        let mut hangs = 0;
+        for text in ["a-aaaaaaaaaaaaa", "a-aa", "a-aaaaaa", "b-bb"] {
+            let judged = Judged {
+                verdict: Verdict::Divergence {
+                    class: Class::Domain,
+                    detail: "refused".into(),
+                },
+                reference: None,
+                answer: None,
+                violation: None,
+            };
+            let request = Request::Decode(text.as_bytes().to_vec());
+            record(
+                &mut outcome,
+                &mut collector,
+                &mut hangs,
+                &CleanRoom,
+                &request,
+                judged,
+                false,
+            );
+        }
+        let domain = &outcome.stats.divergences["domain"];
+        assert_eq!(domain.count, 4);
+        assert_eq!(domain.example, "decode \"a-aa\": refused");
+    }
 }

@@ -27,11 +27,11 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::compare::{Verdict, ask, evaluate, reference_for};
+use super::compare::{Verdict, ask, evaluate, is_refusal, reference_for};
 use super::minimize::{Budget, minimize};
 use super::properties::{self, Property};
 use crate::codec::Codec;
-use crate::engines::{Engine, EngineError, check_supported};
+use crate::engines::{Capabilities, Engine, EngineError, check_supported};
 use crate::punycode::{self, BadInputReason};
 use crate::vocabulary::{Expected, Request};
 
@@ -47,12 +47,19 @@ pub enum Kind {
     Broken,
     /// It accepted what the reference rejects.
     AcceptsInvalid,
+    /// It returned another result where the reference's lies outside the
+    /// domain it declares (which it must refuse): a different answer
+    /// passed off as a decoding, such as surrogates re-paired.
+    ReplacesOutsideDomain,
     /// Two different strings decode to the same result.
     Uniqueness,
     /// It succeeded with another result than the reference's.
     WrongOutput,
     /// Its own round trip does not give back what went in.
     RoundTrip,
+    /// It returned the reference's result, which lies outside the domain
+    /// it declares (so it must refuse it).
+    OutsideDomain,
     /// It rejected what the reference accepts.
     RejectsValid,
     /// It failed with another error kind than the reference's.
@@ -67,9 +74,13 @@ impl Kind {
             Kind::Hang => "hang",
             Kind::Broken => "broken answer",
             Kind::AcceptsInvalid => "accepts what the reference rejects",
+            Kind::ReplacesOutsideDomain => {
+                "returns another result where the reference's is outside its declared domain"
+            }
             Kind::Uniqueness => "uniqueness broken",
             Kind::WrongOutput => "different output",
             Kind::RoundTrip => "round trip broken",
+            Kind::OutsideDomain => "returns a result outside its declared domain",
             Kind::RejectsValid => "rejects what the reference accepts",
             Kind::WrongErrorKind => "different error kind",
         }
@@ -90,7 +101,9 @@ pub struct Key {
     /// The kind.
     pub kind: Kind,
     /// What the reference answered, in brief (`success`, `bad_input (not a
-    /// digit)`, `overflow (decode_digit)`), or the property for a property.
+    /// digit)`, `overflow (decode_digit)`), or the property for a property;
+    /// empty for a crash, a hang or a broken answer, which are told apart
+    /// by what the implementation said instead (see [`key_of`]).
     pub reference: String,
     /// What the implementation answered, in brief.
     pub got: String,
@@ -98,6 +111,13 @@ pub struct Key {
 
 impl fmt::Display for Key {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.reference.is_empty() {
+            return write!(
+                f,
+                "{}: {} (implementation: {})",
+                self.direction, self.kind, self.got
+            );
+        }
         write!(
             f,
             "{}: {} (reference: {}; implementation: {})",
@@ -158,47 +178,113 @@ fn got_brief(got: &Result<Expected, EngineError>) -> String {
         Ok(_) => "success".into(),
         Err(EngineError::Rejected(None)) => "failure".into(),
         Err(EngineError::Rejected(Some(kind))) => kind.name().into(),
-        Err(EngineError::Crashed(_)) => "crash".into(),
+        Err(EngineError::Crashed(why) | EngineError::Broken(why)) => signature(why),
         Err(EngineError::Hung(_)) => "hang".into(),
         Err(EngineError::Unsupported(_)) => "refused as unsupported".into(),
-        Err(EngineError::Limit(_)) => "own limit".into(),
+        Err(EngineError::Limit(_)) => "too large (a limit it does not declare)".into(),
         Err(EngineError::Cancelled) => "cancelled".into(),
-        Err(EngineError::Broken(_)) => "broken".into(),
     }
 }
 
-/// The key of a nonconforming answer `got` to `request`, where the
-/// reference answered `reference`.
+/// What identifies a crash or a broken answer: its message with the values
+/// in it left out, so that one defect met by many inputs is one cause.
+/// Every word holding a digit becomes `#` (values, addresses, lengths),
+/// except a source location (after `:` or `line `) and a signal number;
+/// the output a broken answer quotes (a message that starts with
+/// `output`) becomes `"…"`.
+pub fn signature(message: &str) -> String {
+    let mut text = String::with_capacity(message.len());
+    if message.starts_with("output") {
+        let mut quoted = false;
+        let mut escaped = false;
+        for c in message.chars() {
+            match (quoted, c) {
+                (false, '"') => {
+                    quoted = true;
+                    text.push_str("\"…\"");
+                }
+                (true, _) if escaped => escaped = false,
+                (true, '\\') => escaped = true,
+                (true, '"') => quoted = false,
+                (true, _) => {}
+                (false, c) => text.push(c),
+            }
+        }
+    } else {
+        text.push_str(message);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        let location = out.ends_with(':') || out.ends_with("line ") || out.ends_with("signal ");
+        if word.bytes().any(|b| b.is_ascii_digit()) && !location {
+            out.push('#');
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+/// The key of a nonconforming answer `got` to `request` by an
+/// implementation that declares `caps`, where the reference answered
+/// `reference`.
+///
+/// A crash, a hang or a broken answer is keyed by what the implementation
+/// said ([`signature`]), not by what the reference answered: one defect
+/// dies the same way whatever the reference would have said (a wrapped
+/// integer that kills the program on valid input and on input that
+/// overflows). Every other kind keeps the reference's answer, whose reason
+/// or overflow check tells apart defects that the implementation's answer
+/// alone does not (a missing digit check and a missing code point check
+/// both answer "success").
 pub fn key_of(
+    caps: &Capabilities,
     codec: Codec,
     request: &Request,
     reference: &Expected,
     got: &Result<Expected, EngineError>,
 ) -> Key {
-    let failed = |g: &Result<Expected, EngineError>| {
-        matches!(
-            g,
-            Ok(Expected::Error(_)) | Err(EngineError::Rejected(_) | EngineError::Unsupported(_))
-        )
+    let outside = match reference {
+        Expected::Decoded(cps) => cps.values.iter().any(|&cp| !caps.domain.contains(cp)),
+        _ => false,
     };
     let kind = match got {
         Err(EngineError::Crashed(_)) => Kind::Crash,
         Err(EngineError::Hung(_)) => Kind::Hang,
         Err(EngineError::Broken(_)) => Kind::Broken,
-        g if failed(g) => match reference {
+        g if is_refusal(g) => match reference {
             Expected::Error(_) => Kind::WrongErrorKind,
             _ => Kind::RejectsValid,
         },
-        _ => match reference {
-            Expected::Error(_) => Kind::AcceptsInvalid,
-            // Success where the reference's result lies outside Unicode: a
-            // Unicode-only implementation must refuse it.
-            Expected::Decoded(cps) if !all_scalars(&cps.values) => Kind::AcceptsInvalid,
+        _ => match (reference, got) {
+            (Expected::Error(_), _) => Kind::AcceptsInvalid,
+            // Success where the reference's result lies outside the
+            // declared domain: it must refuse it. Returning that very
+            // result and returning another are different defects.
+            (Expected::Decoded(want), Ok(Expected::Decoded(answer))) if outside => {
+                if answer.values == want.values {
+                    Kind::OutsideDomain
+                } else {
+                    Kind::ReplacesOutsideDomain
+                }
+            }
             _ => Kind::WrongOutput,
         },
     };
-    let reference_said = match reference {
-        Expected::Decoded(cps) if !all_scalars(&cps.values) => "success outside Unicode".into(),
+    let reference_said = match kind {
+        Kind::Crash | Kind::Hang | Kind::Broken => String::new(),
+        _ if outside => "success outside its domain".into(),
         _ => reference_brief(codec, request, reference),
     };
     Key {
@@ -207,10 +293,6 @@ pub fn key_of(
         reference: reference_said,
         got: got_brief(got),
     }
-}
-
-fn all_scalars(values: &[u32]) -> bool {
-    values.iter().all(|&cp| char::from_u32(cp).is_some())
 }
 
 /// The key of a property violation on `request`.
@@ -439,7 +521,13 @@ fn shows(engine: &dyn Engine, key: &Key, property: Option<Property>, candidate: 
                 true,
             );
             matches!(verdict, Verdict::Nonconformance(_))
-                && key_of(engine.codec(), candidate, &reference, &answer) == *key
+                && key_of(
+                    &engine.capabilities(),
+                    engine.codec(),
+                    candidate,
+                    &reference,
+                    &answer,
+                ) == *key
         }
     }
 }
@@ -484,7 +572,13 @@ fn describe_now(
         true,
     ) {
         Verdict::Nonconformance(detail)
-            if key_of(engine.codec(), request, &reference, &answer) == *key =>
+            if key_of(
+                &engine.capabilities(),
+                engine.codec(),
+                request,
+                &reference,
+                &answer,
+            ) == *key =>
         {
             Now::Shows(detail, shown)
         }
@@ -643,16 +737,116 @@ mod tests {
             ),
         ];
         for (reference, got, kind) in cases {
-            assert_eq!(key_of(Codec::Punycode, &decode, reference, &got).kind, kind);
+            assert_eq!(
+                key_of(&caps(), Codec::Punycode, &decode, reference, &got).kind,
+                kind
+            );
         }
         assert!(Kind::Crash < Kind::AcceptsInvalid && Kind::AcceptsInvalid < Kind::WrongOutput);
         assert!(Kind::WrongOutput < Kind::RejectsValid);
+    }
+
+    fn caps() -> Capabilities {
+        crate::engines::CleanRoom.capabilities()
+    }
+
+    fn unicode() -> Capabilities {
+        Capabilities {
+            domain: crate::engines::CodePointDomain::UnicodeScalar,
+            ..caps()
+        }
+    }
+
+    /// Returning the reference's result outside the domain and returning
+    /// another one are two causes, so that minimizing one cannot end on
+    /// the other (Node's re-paired surrogates, `ib9b89l`, are not the lone
+    /// surrogate of `zy0c` that it also returns as C does).
+    #[test]
+    fn outside_the_domain_the_same_result_and_another_are_two_kinds() {
+        let decode = Request::Decode(b"ib9b89l".to_vec());
+        let pair = Expected::Decoded(CodePoints::with_flags(&[0xD800, 0xDFFF], None));
+        let repaired = Ok(Expected::Decoded(CodePoints::with_flags(&[0x103FF], None)));
+        let key = key_of(&unicode(), Codec::Punycode, &decode, &pair, &repaired);
+        assert_eq!(key.kind, Kind::ReplacesOutsideDomain);
+        assert_eq!(key.reference, "success outside its domain");
+        let same = key_of(
+            &unicode(),
+            Codec::Punycode,
+            &decode,
+            &pair,
+            &Ok(pair.clone()),
+        );
+        assert_eq!(same.kind, Kind::OutsideDomain);
+        assert_eq!(
+            same.to_string(),
+            "decode: returns a result outside its declared domain (reference: success outside its domain; implementation: success)"
+        );
+        // Inside a wider domain the surrogates are a result like any other.
+        let wide = Capabilities {
+            domain: crate::engines::CodePointDomain::UnicodeWithSurrogates,
+            ..caps()
+        };
+        let key = key_of(&wide, Codec::Punycode, &decode, &pair, &repaired);
+        assert_eq!(
+            (key.kind, key.reference.as_str()),
+            (Kind::WrongOutput, "success")
+        );
+    }
+
+    /// One defect that kills the program is one cause, whatever the
+    /// reference answers and whatever values its message names.
+    #[test]
+    fn crashes_are_keyed_by_what_the_program_said() {
+        let die = |cp: &str| {
+            Err(EngineError::Crashed(format!(
+                "exit status 255: Use of code point {cp} is not allowed; the permissible max is 0x7FFFFFFFFFFFFFFF at adapters/perl/net_idn_punycode.pl line 68, <STDIN> chunk 1."
+            )))
+        };
+        let ok = Expected::Decoded(CodePoints::with_flags(&[0x61], None));
+        let bad = Expected::Error(ErrorKind::BadInput);
+        let a = key_of(
+            &caps(),
+            Codec::Punycode,
+            &Request::Decode(b"c705263y".to_vec()),
+            &ok,
+            &die("0xFFFFFFFFC6FA4E95"),
+        );
+        let b = key_of(
+            &caps(),
+            Codec::Punycode,
+            &Request::Decode(b"y416146o]".to_vec()),
+            &bad,
+            &die("0xFFFFFFFF80000081"),
+        );
+        assert_eq!(a, b);
+        assert_eq!(
+            a.to_string(),
+            "decode: crash (implementation: exit status #: Use of code point # is not allowed; the permissible max is # at adapters/perl/net_idn_punycode.pl line 68, <STDIN> chunk #.)"
+        );
+        // Signals and source lines still tell crashes apart.
+        assert_ne!(
+            signature("killed by signal 11"),
+            signature("killed by signal 6")
+        );
+        assert_ne!(
+            signature("thread 'main' panicked at src/lib.rs:155:9: attempt to add with overflow"),
+            signature("thread 'main' panicked at src/lib.rs:90:9: attempt to add with overflow")
+        );
+        assert_eq!(
+            signature("output contains byte 0xFF, which is not printable ASCII: \"ab-\\u{ff}\\n\""),
+            signature("output contains byte 0x00, which is not printable ASCII: \"!-\\0\\n\"")
+        );
+        assert_eq!(
+            signature("output line \"u+21FDE021ECE1B1\" is not u+XXXX or U+XXXX"),
+            "output line \"…\" is not u+XXXX or U+XXXX"
+        );
     }
 
     #[test]
     fn reference_errors_carry_their_reason() {
         let bad = Expected::Error(ErrorKind::BadInput);
         let key = key_of(
+            &caps(),
             Codec::Punycode,
             &Request::Decode(b"ab-c_d".to_vec()),
             &bad,
@@ -660,6 +854,7 @@ mod tests {
         );
         assert_eq!(key.reference, "bad_input (not a digit)");
         let end = key_of(
+            &caps(),
             Codec::Punycode,
             &Request::Decode(b"a-9".to_vec()),
             &bad,

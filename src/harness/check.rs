@@ -191,7 +191,13 @@ pub fn run(
             continue;
         };
         let key = match &row.answer {
-            Some(answer) => causes::key_of(engine.codec(), &request, &case.expected, answer),
+            Some(answer) => causes::key_of(
+                &engine.capabilities(),
+                engine.codec(),
+                &request,
+                &case.expected,
+                answer,
+            ),
             // A listing in vectors/expectations.toml gone stale.
             None => Key {
                 direction: causes::direction(&request),

@@ -124,12 +124,18 @@ pub fn evaluate(
     got: &Result<Expected, EngineError>,
     flags_matter: bool,
 ) -> Verdict {
+    if let Err(EngineError::Limit(message)) = got {
+        return own_limit(caps, request, reference, message);
+    }
     // Punycode's digits are case-insensitive (section 5); the other
     // codecs' encoded forms are compared byte for byte.
     let unflagged_encode =
         matches!(request, Request::Encode { flags: None, .. }) && codec == Codec::Punycode;
     match compare_answer(caps, reference, got, flags_matter, unflagged_encode) {
         Verdict::Nonconformance(detail) => {
+            if let Some(verdict) = refused_outside_domain(caps, codec, request, reference, got) {
+                return verdict;
+            }
             match caps
                 .deviations
                 .iter()
@@ -143,6 +149,170 @@ pub fn evaluate(
             }
         }
         other => other,
+    }
+}
+
+/// Whether an answer is a refusal (any failure the implementation reports
+/// in the convention).
+pub fn is_refusal(got: &Result<Expected, EngineError>) -> bool {
+    matches!(
+        got,
+        Ok(Expected::Error(_))
+            | Err(EngineError::Rejected(_) | EngineError::Unsupported(_) | EngineError::Limit(_))
+    )
+}
+
+/// Where RFC 3492's decoding of `text` leaves `domain` before it fails: the
+/// first code point it inserted outside it (`U+1504F616`), or, when it
+/// fails computing the next one (`n + i div (length + 1)` past `maxint`),
+/// that one, above every domain but u32. `None` when it stays inside, or
+/// succeeds.
+pub fn leaves_domain_before_failing(text: &[u8], domain: CodePointDomain) -> Option<String> {
+    if domain == CodePointDomain::U32 {
+        return None;
+    }
+    let (result, inserted) = crate::punycode::decode_inserted(text);
+    let error = result.err()?;
+    if let Some(cp) = inserted.iter().find(|&&cp| !domain.contains(cp)) {
+        return Some(format!("U+{cp:04X}"));
+    }
+    matches!(
+        error,
+        crate::punycode::Error::Overflow {
+            check: crate::punycode::OverflowCheck::DecodeCodePoint,
+            ..
+        }
+    )
+    .then(|| "a code point above U+FFFFFFFF".to_string())
+}
+
+/// A refusal of a decoding that the reference fails only after it has left
+/// the declared domain: the refusal the domain declares (the reference
+/// would have failed later, maybe with another error kind, but the
+/// implementation must not go that far). `None` for anything else.
+fn refused_outside_domain(
+    caps: &Capabilities,
+    codec: Codec,
+    request: &Request,
+    reference: &Expected,
+    got: &Result<Expected, EngineError>,
+) -> Option<Verdict> {
+    let (Request::Decode(text), Expected::Error(kind)) = (request, reference) else {
+        return None;
+    };
+    if codec != Codec::Punycode || !is_refusal(got) {
+        return None;
+    }
+    leaves_domain_before_failing(text, caps.domain)?;
+    Some(Verdict::Divergence {
+        class: Class::Domain,
+        detail: format!(
+            "the reference's decoding leaves its domain ({}) before it fails with {kind}; refused, as declared",
+            caps.domain.meaning()
+        ),
+    })
+}
+
+/// The UTF-16 length of `code_points`: a limit counted in code points is
+/// also met by an implementation that counts UTF-16 units (ICU, the JDK),
+/// which reach it with fewer supplementary code points.
+fn utf16_len(code_points: &[u32]) -> usize {
+    code_points
+        .iter()
+        .map(|&cp| if cp > 0xFFFF { 2 } else { 1 })
+        .sum()
+}
+
+/// The declared limit that `request`, or the reference's answer to it, is
+/// beyond: `--max-encode` counts code points (to encode, or decoded),
+/// `--max-decode` bytes of Punycode (to decode, or encoded). Where the
+/// reference fails, what it had written when it failed counts as its
+/// answer: an implementation that stops at its limit on the way does not
+/// reach the error.
+fn beyond_declared_limit(
+    caps: &Capabilities,
+    request: &Request,
+    reference: &Expected,
+) -> Option<String> {
+    let code_points = |what: &str, units: usize| {
+        caps.max_encode_input.filter(|&limit| units > limit).map(|limit| {
+            format!("{what} {units} code points (UTF-16 units), beyond its declared --max-encode {limit}")
+        })
+    };
+    let bytes = |what: &str, len: usize| {
+        caps.max_decode_input
+            .filter(|&limit| len > limit)
+            .map(|limit| format!("{what} {len} bytes, beyond its declared --max-decode {limit}"))
+    };
+    match request {
+        Request::Encode {
+            code_points: cps,
+            flags,
+        } => code_points("asked to encode", utf16_len(cps)).or_else(|| {
+            let written = match reference {
+                Expected::Encoded(out) => out.len(),
+                Expected::Error(_) => {
+                    let (_, steps) = crate::punycode::encode_traced(cps, flags.as_deref());
+                    let basic = cps
+                        .iter()
+                        .filter(|&&c| crate::punycode::is_basic(c))
+                        .count();
+                    basic
+                        + usize::from(basic > 0)
+                        + steps.iter().map(|s| s.digits.len()).sum::<usize>()
+                }
+                Expected::Decoded(_) => 0,
+            };
+            bytes("its encoding has", written)
+        }),
+        Request::Decode(text) => bytes("asked to decode", text.len()).or_else(|| {
+            let written = match reference {
+                Expected::Decoded(cps) => utf16_len(&cps.values),
+                Expected::Error(_) => {
+                    let (_, inserted) = crate::punycode::decode_inserted(text);
+                    let literal = text
+                        .iter()
+                        .rposition(|&c| c == crate::punycode::DELIMITER)
+                        .unwrap_or(0);
+                    literal + utf16_len(&inserted)
+                }
+                Expected::Encoded(_) => 0,
+            };
+            code_points("its decoding has", written)
+        }),
+    }
+}
+
+/// Judges an answer "input or output is too large" ([`EngineError::Limit`]):
+/// the same answer as a reference that says `big_output`; a declared
+/// length limit when the request or its result is beyond one the
+/// implementation declares; otherwise a refusal like any other, which the
+/// reference's success makes a nonconformance (an undeclared limit is a
+/// finding, not a class).
+fn own_limit(
+    caps: &Capabilities,
+    request: &Request,
+    reference: &Expected,
+    message: &str,
+) -> Verdict {
+    if *reference == Expected::Error(crate::punycode::ErrorKind::BigOutput) {
+        return Verdict::Same;
+    }
+    if let Some(beyond) = beyond_declared_limit(caps, request, reference) {
+        return Verdict::Skip {
+            class: Class::LengthLimit,
+            reason: format!("stopped at its own size limit ({message}): {beyond}"),
+        };
+    }
+    match reference {
+        Expected::Error(want) if caps.errors == ErrorDetail::FailureOnly => Verdict::Divergence {
+            class: Class::ErrorDetail,
+            detail: format!("failed as too large ({message}) where the reference says {want}"),
+        },
+        _ => Verdict::Nonconformance(format!(
+            "expected {}, got \"{message}\", a size limit it does not declare (declare it with --max-encode or --max-decode)",
+            describe(&Ok(reference.clone()))
+        )),
     }
 }
 
@@ -170,10 +340,7 @@ fn compare_answer(
 ) -> Verdict {
     match got {
         Err(EngineError::Limit(message)) => {
-            return Verdict::Skip {
-                class: Class::LengthLimit,
-                reason: format!("stopped at its own size limit ({message})"),
-            };
+            return Verdict::Nonconformance(format!("stopped at its own size limit ({message})"));
         }
         Err(EngineError::Unsupported(why)) => {
             return Verdict::Nonconformance(format!(
@@ -188,21 +355,23 @@ fn compare_answer(
         _ => {}
     }
     // A result outside its domain must be refused, not returned.
-    if let Expected::Decoded(want) = reference {
-        let outside = caps.domain == CodePointDomain::UnicodeScalar
-            && want.values.iter().any(|&cp| char::from_u32(cp).is_none());
-        if outside {
-            return match got {
-                Ok(Expected::Error(_)) | Err(EngineError::Rejected(None)) => Verdict::Divergence {
-                    class: Class::Domain,
-                    detail: "decodes to a code point outside its domain (Unicode scalar values), which it refuses as declared".into(),
-                },
-                other => Verdict::Nonconformance(format!(
-                    "the result [{want}] is outside its declared domain and must be refused, got {}",
-                    describe(other)
-                )),
-            };
-        }
+    if let Expected::Decoded(want) = reference
+        && want.values.iter().any(|&cp| !caps.domain.contains(cp))
+    {
+        return match got {
+            Ok(Expected::Error(_)) | Err(EngineError::Rejected(_)) => Verdict::Divergence {
+                class: Class::Domain,
+                detail: format!(
+                    "decodes to a code point outside its domain ({}), which it refuses as declared",
+                    caps.domain.meaning()
+                ),
+            },
+            other => Verdict::Nonconformance(format!(
+                "the result [{want}] is outside its declared domain ({}) and must be refused, got {}",
+                caps.domain.meaning(),
+                describe(other)
+            )),
+        };
     }
     let mismatch = || {
         Verdict::Nonconformance(format!(
@@ -248,5 +417,251 @@ fn compare_answer(
             }
         }
         _ => mismatch(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::CleanRoom;
+    use crate::punycode::ErrorKind;
+
+    fn declared(domain: CodePointDomain) -> Capabilities {
+        Capabilities {
+            domain,
+            ..CleanRoom.capabilities()
+        }
+    }
+
+    /// libidn refuses U+1504F616 as soon as it is decoded (bad_input); the
+    /// reference, in u32, inserts it and overflows on the next delta. Under
+    /// a domain that excludes it, that refusal is the declared one.
+    #[test]
+    fn a_refusal_after_the_reference_left_the_domain_is_the_domain_refusal() {
+        let request = Request::Decode(b"zz8898z8z8z098m".to_vec());
+        let reference = Expected::Error(ErrorKind::Overflow);
+        let refused = Ok(Expected::Error(ErrorKind::BadInput));
+        assert_eq!(
+            leaves_domain_before_failing(b"zz8898z8z8z098m", CodePointDomain::UnicodeScalar)
+                .as_deref(),
+            Some("U+1504F616")
+        );
+        for domain in [
+            CodePointDomain::UnicodeScalar,
+            CodePointDomain::UnicodeWithSurrogates,
+        ] {
+            let verdict = evaluate(
+                &declared(domain),
+                Codec::Punycode,
+                &request,
+                &reference,
+                &refused,
+                true,
+            );
+            assert!(
+                matches!(&verdict, Verdict::Divergence { class: Class::Domain, detail } if detail.contains("leaves its domain")),
+                "{domain:?}: {verdict:?}"
+            );
+        }
+        // In a domain that holds it, it is the wrong error kind; and
+        // success is never explained by the domain.
+        for domain in [CodePointDomain::U31, CodePointDomain::U32] {
+            assert!(matches!(
+                evaluate(
+                    &declared(domain),
+                    Codec::Punycode,
+                    &request,
+                    &reference,
+                    &refused,
+                    true
+                ),
+                Verdict::Nonconformance(_)
+            ));
+        }
+        let accepted = Ok(Expected::Decoded(CodePoints::default()));
+        assert!(matches!(
+            evaluate(
+                &declared(CodePointDomain::UnicodeScalar),
+                Codec::Punycode,
+                &request,
+                &reference,
+                &accepted,
+                true
+            ),
+            Verdict::Nonconformance(_)
+        ));
+        // A failure that stays inside the domain is still compared by kind.
+        let inside = Request::Decode(b"a-@".to_vec());
+        assert!(matches!(
+            evaluate(
+                &declared(CodePointDomain::UnicodeScalar),
+                Codec::Punycode,
+                &inside,
+                &Expected::Error(ErrorKind::BadInput),
+                &Ok(Expected::Error(ErrorKind::Overflow)),
+                true
+            ),
+            Verdict::Nonconformance(_)
+        ));
+    }
+
+    #[test]
+    fn each_domain_holds_what_it_says() {
+        let cases = [
+            (0xD800, [true, true, true, false]),
+            (0x10_FFFF, [true, true, true, true]),
+            (0x11_0000, [true, true, false, false]),
+            (0x8000_0000, [true, false, false, false]),
+        ];
+        let domains = [
+            CodePointDomain::U32,
+            CodePointDomain::U31,
+            CodePointDomain::UnicodeWithSurrogates,
+            CodePointDomain::UnicodeScalar,
+        ];
+        for (cp, inside) in cases {
+            for (domain, inside) in domains.into_iter().zip(inside) {
+                assert_eq!(domain.contains(cp), inside, "{domain:?} U+{cp:04X}");
+            }
+        }
+        // A lone surrogate returned as the reference returns it: the same
+        // answer under unicode-with-surrogates, a nonconformance under unicode.
+        let request = Request::Decode(b"zy0c".to_vec());
+        let surrogate = Expected::Decoded(CodePoints::with_flags(&[0xDFFF], None));
+        let got = Ok(surrogate.clone());
+        let judge = |domain| {
+            evaluate(
+                &declared(domain),
+                Codec::Punycode,
+                &request,
+                &surrogate,
+                &got,
+                true,
+            )
+        };
+        assert_eq!(judge(CodePointDomain::UnicodeWithSurrogates), Verdict::Same);
+        assert!(matches!(
+            judge(CodePointDomain::UnicodeScalar),
+            Verdict::Nonconformance(_)
+        ));
+    }
+
+    /// "input or output is too large" is excused only by a declared limit
+    /// that the request or its result is beyond, or by a reference that
+    /// says big_output too.
+    #[test]
+    fn an_own_limit_counts_only_when_declared() {
+        let too_large = Err(EngineError::Limit("input or output is too large".into()));
+        let encode = Request::Encode {
+            code_points: vec![0xE9; 257],
+            flags: None,
+        };
+        let reference = reference(&encode).unwrap();
+        let undeclared = declared(CodePointDomain::U32);
+        let limited = |max_encode, max_decode| Capabilities {
+            max_encode_input: max_encode,
+            max_decode_input: max_decode,
+            ..undeclared.clone()
+        };
+        let verdict = evaluate(
+            &undeclared,
+            Codec::Punycode,
+            &encode,
+            &reference,
+            &too_large,
+            true,
+        );
+        assert!(
+            matches!(&verdict, Verdict::Nonconformance(d) if d.contains("does not declare")),
+            "{verdict:?}"
+        );
+        // 257 code points beyond --max-encode 256; the same count within
+        // 300, but its encoding (hundreds of bytes) beyond --max-decode 256.
+        for caps in [limited(Some(256), None), limited(Some(300), Some(256))] {
+            let verdict = evaluate(
+                &caps,
+                Codec::Punycode,
+                &encode,
+                &reference,
+                &too_large,
+                true,
+            );
+            assert!(
+                matches!(
+                    verdict,
+                    Verdict::Skip {
+                        class: Class::LengthLimit,
+                        ..
+                    }
+                ),
+                "{verdict:?}"
+            );
+        }
+        assert!(matches!(
+            evaluate(
+                &limited(Some(300), Some(100_000)),
+                Codec::Punycode,
+                &encode,
+                &reference,
+                &too_large,
+                true
+            ),
+            Verdict::Nonconformance(_)
+        ));
+        // A limit counted in UTF-16 units: 200 supplementary code points.
+        let astral = Request::Encode {
+            code_points: vec![0x1_F600; 200],
+            flags: None,
+        };
+        let astral_reference = super::reference(&astral).unwrap();
+        assert!(matches!(
+            evaluate(
+                &limited(Some(256), None),
+                Codec::Punycode,
+                &astral,
+                &astral_reference,
+                &too_large,
+                true
+            ),
+            Verdict::Skip { .. }
+        ));
+        // The reference fails later, but what it wrote on the way (531
+        // basic code points) is already beyond the declared 512.
+        let long = Request::Decode([vec![b'a'; 531], b"-sj045716a".to_vec()].concat());
+        let overflow = Expected::Error(ErrorKind::Overflow);
+        assert!(matches!(
+            evaluate(
+                &limited(Some(512), None),
+                Codec::Punycode,
+                &long,
+                &overflow,
+                &too_large,
+                true
+            ),
+            Verdict::Skip { .. }
+        ));
+        assert!(matches!(
+            evaluate(
+                &limited(Some(600), None),
+                Codec::Punycode,
+                &long,
+                &overflow,
+                &too_large,
+                true
+            ),
+            Verdict::Nonconformance(_)
+        ));
+        // The reference too large as well: the same answer.
+        assert_eq!(
+            evaluate(
+                &undeclared,
+                Codec::Punycode,
+                &encode,
+                &Expected::Error(ErrorKind::BigOutput),
+                &too_large,
+                true
+            ),
+            Verdict::Same
+        );
     }
 }

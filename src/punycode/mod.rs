@@ -465,6 +465,16 @@ pub fn decode_traced(input: &[u8]) -> (Result<Decoded, Error>, Vec<DecodeStep>) 
     (result, recorder.decode)
 }
 
+/// [`decode`], also returning the code points it inserted, in order, up to
+/// an error: how far a decoding that fails got before it failed. Cheaper
+/// than [`decode_traced`], which copies the output at every step. The
+/// values only grow (section 6.2 never lowers `n`).
+pub fn decode_inserted(input: &[u8]) -> (Result<Decoded, Error>, Vec<u32>) {
+    let mut inserted = simple::Inserted::default();
+    let result = simple::decode(input, u32::MAX, &mut inserted);
+    (result, inserted.0)
+}
+
 /// The plain reading of section 6.3 (O(n^2) in the worst case): the naive
 /// reference that [`encode_with_limit`] is tested against. Same results.
 pub fn encode_naive(
@@ -539,6 +549,23 @@ mod tests {
             })
             .max();
         assert_eq!(longest, Some(MAX_DELTA_DIGITS as usize));
+    }
+
+    #[test]
+    fn a_failing_decoding_says_what_it_inserted() {
+        // The first delta gives U+1504F616; the second overflows.
+        let (result, inserted) = decode_inserted(b"zz8898z8z8z098m");
+        assert!(matches!(
+            result,
+            Err(Error::Overflow {
+                check: OverflowCheck::DecodeDigit,
+                ..
+            })
+        ));
+        assert_eq!(inserted, [0x1504_F616]);
+        let (result, inserted) = decode_inserted(b"a-bga");
+        assert_eq!(result.unwrap().code_points, [0x61, 0xE9]);
+        assert_eq!(inserted, [0xE9]);
     }
 
     #[test]

@@ -11,10 +11,20 @@ use super::*;
 pub(super) trait Observer {
     fn encode_step(&mut self, _step: impl FnOnce() -> EncodeStep) {}
     fn decode_step(&mut self, _step: impl FnOnce() -> DecodeStep) {}
+    fn inserted(&mut self, _code_point: u32) {}
 }
 
 pub(super) struct Silent;
 impl Observer for Silent {}
+
+/// Keeps the code points a decoding inserts, in order, and nothing else.
+#[derive(Default)]
+pub(super) struct Inserted(pub(super) Vec<u32>);
+impl Observer for Inserted {
+    fn inserted(&mut self, code_point: u32) {
+        self.0.push(code_point);
+    }
+}
 
 #[derive(Default)]
 pub(super) struct Recorder {
@@ -213,6 +223,7 @@ pub(super) fn decode(
         decoded
             .flags
             .insert(i as usize, input[pos - 1].is_ascii_uppercase());
+        observer.inserted(n);
         observer.decode_step(|| DecodeStep {
             digits: String::from_utf8_lossy(&input[start..pos]).into_owned(),
             delta: i_before_wrap - oldi,

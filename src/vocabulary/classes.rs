@@ -18,7 +18,7 @@ pub enum Class {
     Annotations,
     /// Input its interface cannot carry.
     InputForm,
-    /// Beyond a documented length limit.
+    /// Beyond a declared length limit.
     LengthLimit,
     /// Failure without an error kind.
     ErrorDetail,

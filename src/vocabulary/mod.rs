@@ -220,7 +220,9 @@ pub enum EngineError {
     /// The request is outside what it declares it supports; it was not run.
     Unsupported(String),
     /// It stopped at a size limit of its own (such as the RFC wrapper's
-    /// "input or output is too large"): skipped and counted, not failed.
+    /// "input or output is too large"): counted, not failed, when the
+    /// request or its result is beyond a limit it declares; otherwise a
+    /// refusal like any other.
     Limit(String),
     /// It died: a signal, an uncaught exception or panic, a sanitizer
     /// report. The message is the line that says why (a panic's first

@@ -96,7 +96,9 @@ impl ImplArgs {
 #[derive(clap::Args, Clone, Default)]
 pub(crate) struct DeclArgs {
     /// The code points it takes and returns: unicode (Unicode scalar values
-    /// only) or u32 (any 32-bit value, as RFC 3492; the default).
+    /// only), unicode-with-surrogates (up to U+10FFFF, surrogates
+    /// included), u31 (up to 0x7FFFFFFF) or u32 (any 32-bit value, as RFC
+    /// 3492; the default).
     #[arg(long, value_enum, value_name = "DOMAIN")]
     pub(crate) domain: Option<DomainArg>,
     /// How it reports failures: kinds (says invalid input or overflow; the
@@ -134,6 +136,8 @@ pub(crate) struct DeclArgs {
 #[derive(Clone, Copy, ValueEnum)]
 pub(crate) enum DomainArg {
     Unicode,
+    UnicodeWithSurrogates,
+    U31,
     U32,
 }
 
@@ -148,6 +152,8 @@ impl DeclArgs {
         Declaration {
             domain: self.domain.map(|d| match d {
                 DomainArg::Unicode => DomainDecl::Unicode,
+                DomainArg::UnicodeWithSurrogates => DomainDecl::UnicodeWithSurrogates,
+                DomainArg::U31 => DomainDecl::U31,
                 DomainArg::U32 => DomainDecl::U32,
             }),
             errors: self.errors.map(|e| match e {

@@ -263,6 +263,8 @@ pub fn report(report: &CheckReport) -> String {
     let declaration = Declaration {
         domain: match caps.domain {
             CodePointDomain::U32 => "u32",
+            CodePointDomain::U31 => "u31",
+            CodePointDomain::UnicodeWithSurrogates => "unicode-with-surrogates",
             CodePointDomain::UnicodeScalar => "unicode",
         },
         errors: match caps.errors {
