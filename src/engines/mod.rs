@@ -16,6 +16,7 @@ mod idna;
 mod lace;
 mod libidn2;
 mod rfc_c;
+pub mod so;
 mod spec;
 mod utf8;
 
@@ -29,6 +30,7 @@ pub use idna::Idna;
 pub use lace::LaceCleanRoom;
 pub use libidn2::Libidn2;
 pub use rfc_c::RfcC;
+pub use so::So;
 pub use spec::{SpecOptions, from_spec};
 pub use utf8::{StdUtf8, Utf8CleanRoom};
 

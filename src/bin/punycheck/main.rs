@@ -716,6 +716,10 @@ fn matrix_cmd(codec: Option<Codec>) -> Result<bool, SetupError> {
 }
 
 fn main() -> ExitCode {
+    // A so: library's worker process is this binary, started by itself.
+    if let Some(status) = engines::so::worker_entry() {
+        return status;
+    }
     let cli = Cli::parse();
     let chosen = cli.codec.map(Codec::from);
     let codec = chosen.unwrap_or(Codec::Punycode);
