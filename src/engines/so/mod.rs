@@ -75,6 +75,9 @@ use crate::punycode::{CaseFlags, Decoded, ErrorKind, MAX_DELTA_DIGITS};
 /// How much longer the second try of a call that timed out may take.
 const RETRY_FACTOR: u32 = 4;
 
+/// The least time a worker is given to start and load the library.
+const SETUP_TIME: Duration = Duration::from_secs(30);
+
 /// A parsed `so:` spec (without the `so:`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SoSpec {
@@ -174,13 +177,29 @@ fn encode_call(input: &[u32], flags: Option<&[bool]>) -> Call {
 }
 
 /// The call that asks the library to decode, sized as [`encode_call`]
-/// (a decoder never outputs more code points than it reads bytes).
-fn decode_call(input: &[u8], want_flags: bool) -> Call {
+/// (a decoder never outputs more code points than it reads bytes). Without
+/// the call one element short when the answer is outside the declared
+/// `domain`: such an answer must be refused, so a refusal is right there
+/// at any room.
+fn decode_call(input: &[u8], want_flags: bool, domain: CodePointDomain) -> Call {
     let op = Op::Decode {
         input: input.to_vec(),
         want_flags,
     };
     match crate::c_reference::decode(input) {
+        Ok(answer)
+            if domain == CodePointDomain::UnicodeScalar
+                && answer
+                    .code_points
+                    .iter()
+                    .any(|&cp| char::from_u32(cp).is_none()) =>
+        {
+            Call {
+                op,
+                capacity: answer.code_points.len() as u64,
+                edge: None,
+            }
+        }
         Ok(answer) => exact(op, answer.code_points.len()),
         Err(_) => Call {
             op,
@@ -301,7 +320,7 @@ fn decode_through(
             "it only encodes (declared --encode-only)".into(),
         ));
     }
-    let call = decode_call(input, caps.annotations);
+    let call = decode_call(input, caps.annotations, caps.domain);
     let raw = run(&call)?;
     let outcome = interpret(&call, raw, caps.errors)?;
     let code_points: Vec<u32> = outcome
@@ -379,11 +398,13 @@ impl So {
             encode: directions.encodes(),
             decode: directions.decodes(),
         };
-        Worker::start(&self.worker, &setup, self.timeout)
+        // Loading is not what --timeout bounds: a loaded machine may take
+        // a while to start a process.
+        Worker::start(&self.worker, &setup, self.timeout.max(SETUP_TIME))
     }
 
     /// Asks the library two trivial questions (encode u+0061 u+00E9,
-    /// decode `a-sga`), each only in a declared direction: a library that
+    /// decode `a-bga`), each only in a declared direction: a library that
     /// refuses them is not what the spec says (another signature, another
     /// prefix's functions), and the message says so. Every other wrong
     /// answer, a crash or a hang included, is left for the check to find
@@ -403,9 +424,9 @@ impl So {
             return Err(refused("to encode u+0061 u+00E9", &e));
         }
         if directions.decodes()
-            && let Err(e @ EngineError::Rejected(_)) = self.decode(b"a-sga")
+            && let Err(e @ EngineError::Rejected(_)) = self.decode(b"a-bga")
         {
-            return Err(refused("to decode a-sga", &e));
+            return Err(refused("to decode a-bga", &e));
         }
         Ok(())
     }
@@ -611,12 +632,18 @@ mod tests {
     fn calls_get_exactly_the_room_the_reference_needs() {
         let call = encode_call(&[0x61, 0xE9], None);
         assert_eq!((call.capacity, call.edge), (5, Some(4)));
-        let call = decode_call(b"a-sga", true);
+        let u32_domain = CodePointDomain::U32;
+        let call = decode_call(b"a-bga", true, u32_domain);
         assert_eq!((call.capacity, call.edge), (2, Some(1)));
-        let empty = decode_call(b"", true);
+        let empty = decode_call(b"", true, u32_domain);
         assert_eq!((empty.capacity, empty.edge), (0, None));
+        // Outside Unicode: a Unicode-only library must refuse it, at any room.
+        let outside = decode_call(b"w29b", true, u32_domain);
+        assert_eq!((outside.capacity, outside.edge), (1, Some(0)));
+        let outside = decode_call(b"w29b", true, CodePointDomain::UnicodeScalar);
+        assert_eq!((outside.capacity, outside.edge), (1, None));
         // The reference fails: as much room as any answer needs, no edge.
-        let call = decode_call(b"a-!!", true);
+        let call = decode_call(b"a-!!", true, u32_domain);
         assert_eq!((call.capacity, call.edge), (4, None));
         let call = encode_call(&[0x100, 0xFFFF_FFFF], None);
         assert_eq!((call.capacity, call.edge), (22, None));
@@ -625,7 +652,7 @@ mod tests {
     #[test]
     fn answers_outside_the_interface_are_broken() {
         let call = encode_call(&[0x61, 0xE9], None);
-        let good = outcome(0, 5, b"a-sga");
+        let good = outcome(0, 5, b"a-bga");
         let edge_ok = Some(outcome(2, 0, b""));
         let judge = |edge: Option<Outcome>, main: Outcome, errors| {
             interpret(&call, Raw { edge, main }, errors)
@@ -633,7 +660,7 @@ mod tests {
         let kinds = ErrorDetail::Kinds;
         assert_eq!(
             judge(edge_ok.clone(), good.clone(), kinds).unwrap().output,
-            b"a-sga"
+            b"a-bga"
         );
         let broken = |r: Result<Outcome, EngineError>| match r {
             Err(EngineError::Broken(why)) => why,
