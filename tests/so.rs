@@ -439,3 +439,47 @@ fn libidn_1_x_is_checked_through_size_t_lengths() {
         text(&out.stderr)
     );
 }
+
+/// The fuzz targets' oracle, on libraries loaded into this process.
+#[test]
+fn the_fuzz_oracle_judges_as_check_does() {
+    use punycheck::fuzz::engines::{RFC3492_SO, diff_engine, diff_icu, diff_libidn2};
+    use punycheck::vocabulary::Request;
+    let questions = [
+        Request::Decode(b"bcher-kva".to_vec()),
+        Request::Decode(b"-a".to_vec()),
+        Request::Decode(b"w29b".to_vec()),
+        Request::Decode(b"status!".to_vec()),
+        Request::Encode {
+            code_points: vec![0x61, 0xE9, 0x1F600],
+            flags: Some(vec![true, false, false]),
+        },
+        Request::Encode {
+            code_points: vec![0x100, 0xFFFF_FFFF],
+            flags: None,
+        },
+    ];
+    let rfc = InProcess::load(RFC3492_SO, Declaration::default()).expect("loads");
+    let bad =
+        InProcess::load(&planted(&["-DPLANT_BAD_STATUS"]), Declaration::default()).expect("loads");
+    for question in &questions {
+        assert_eq!(
+            diff_engine(&rfc, question, true, "replay"),
+            Ok(()),
+            "{question}"
+        );
+        assert_eq!(diff_libidn2(question), Ok(()), "{question}");
+        assert_eq!(diff_icu(question), Ok(()), "{question}");
+        let verdict = diff_engine(&bad, question, true, "punycheck repro --impl so:bad.so");
+        if question == &Request::Decode(b"status!".to_vec()) {
+            let e = verdict.expect_err("status 42 is not an answer");
+            assert!(e.contains("status 42"), "{e}");
+            assert!(
+                e.contains("punycheck repro --impl so:bad.so --decode=status!"),
+                "{e}"
+            );
+        } else {
+            assert_eq!(verdict, Ok(()), "{question}");
+        }
+    }
+}

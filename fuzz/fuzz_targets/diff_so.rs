@@ -1,0 +1,45 @@
+//! Any C library with Appendix C's functions against the RFC's C code, in
+//! this process: `PUNYCHECK_SO=PATH[:PREFIX][:lengths=size_t]` names it
+//! (the RFC's code as a library when unset), `PUNYCHECK_SO_DECLARE` holds
+//! its declaration as command-line options. Compile the library with
+//! `-fsanitize=fuzzer-no-link,address` for coverage and AddressSanitizer;
+//! the buffers end at guard pages either way (see README, Fuzzing). With
+//! `PUNYCHECK_SO_SHOW=1` each question is printed first, as the
+//! `punycheck repro` command that asks it (for a crash artifact, whose
+//! crash leaves no message of ours).
+#![no_main]
+
+use std::sync::OnceLock;
+
+use libfuzzer_sys::fuzz_target;
+use punycheck::engines::so::InProcess;
+use punycheck::fuzz::FuzzRequest;
+use punycheck::fuzz::engines::{diff_engine, so_from_env};
+
+static LIBRARY: OnceLock<(InProcess, String)> = OnceLock::new();
+static SHOW: OnceLock<bool> = OnceLock::new();
+
+fuzz_target!(
+    init: {
+        match so_from_env() {
+            Ok(loaded) => {
+                eprintln!("diff_so: fuzzing {}", loaded.1);
+                let _ = LIBRARY.set(loaded);
+                let _ = SHOW.set(std::env::var_os("PUNYCHECK_SO_SHOW").is_some());
+            }
+            Err(e) => {
+                eprintln!("diff_so: {e}");
+                std::process::exit(2);
+            }
+        }
+    },
+    |request: FuzzRequest| {
+        let (engine, replay) = LIBRARY.get().expect("loaded in init");
+        if SHOW.get() == Some(&true) {
+            eprintln!("diff_so: {replay} {} --properties", request.0.repro_args());
+        }
+        if let Err(e) = diff_engine(engine, &request.0, true, replay) {
+            panic!("{e}");
+        }
+    }
+);
