@@ -483,3 +483,18 @@ fn the_fuzz_oracle_judges_as_check_does() {
         }
     }
 }
+
+/// `adapters/c/so_template.c` builds warning-free and loads; unfilled, it
+/// refuses the probe with a message that says what to check.
+#[test]
+fn the_c_template_builds_loads_and_says_it_is_not_filled_in() {
+    let template = concat!(env!("CARGO_MANIFEST_DIR"), "/adapters/c/so_template.c");
+    let path = library(template, &["-Wall", "-Wextra", "-Werror"]);
+    let (code, report, stderr) = check(&format!("so:{}", path.display()), &["--cases", "10"]);
+    assert_eq!(code, Some(2), "{report}{stderr}");
+    assert!(
+        stderr.contains("refused the probe to encode u+0061 u+00E9"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("Appendix C's signatures"), "{stderr}");
+}

@@ -4,17 +4,18 @@
 //! its declaration as command-line options. Compile the library with
 //! `-fsanitize=fuzzer-no-link,address` for coverage and AddressSanitizer;
 //! the buffers end at guard pages either way (see README, Fuzzing). With
-//! `PUNYCHECK_SO_SHOW=1` each question is printed first, as the
-//! `punycheck repro` command that asks it (for a crash artifact, whose
-//! crash leaves no message of ours).
+//! `PUNYCHECK_SO_SHOW=1` each question the library is asked (the property
+//! checks' too) is printed first, as the `punycheck repro` command that
+//! asks it: the last one before a crash is the question that crashed.
 #![no_main]
 
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
+use punycheck::engines::Engine;
 use punycheck::engines::so::InProcess;
 use punycheck::fuzz::FuzzRequest;
-use punycheck::fuzz::engines::{diff_engine, so_from_env};
+use punycheck::fuzz::engines::{Shown, diff_engine, so_from_env};
 
 static LIBRARY: OnceLock<(InProcess, String)> = OnceLock::new();
 static SHOW: OnceLock<bool> = OnceLock::new();
@@ -35,9 +36,15 @@ fuzz_target!(
     },
     |request: FuzzRequest| {
         let (engine, replay) = LIBRARY.get().expect("loaded in init");
-        if SHOW.get() == Some(&true) {
-            eprintln!("diff_so: {replay} {} --properties", request.0.repro_args());
-        }
+        let shown = Shown {
+            inner: engine,
+            replay,
+        };
+        let engine: &dyn Engine = if SHOW.get() == Some(&true) {
+            &shown
+        } else {
+            engine
+        };
         if let Err(e) = diff_engine(engine, &request.0, true, replay) {
             panic!("{e}");
         }

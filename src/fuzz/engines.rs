@@ -23,7 +23,7 @@
 
 use crate::engines::declaration::{Declaration, DirectionsDecl, DomainDecl, ErrorsDecl};
 use crate::engines::so::InProcess;
-use crate::engines::{Engine, Icu, Libidn2};
+use crate::engines::{Capabilities, DecodeResult, EncodeResult, Engine, Icu, Libidn2};
 use crate::harness::compare::{Request, Verdict, judge_answer, reference};
 use crate::harness::properties;
 
@@ -61,6 +61,41 @@ pub fn diff_engine(
             }
         }
         _ => Ok(()),
+    }
+}
+
+/// An engine that prints each question before it asks it, as the
+/// `punycheck repro` command that asks it: the last line before a crash
+/// names the question that crashed (`PUNYCHECK_SO_SHOW=1` in `diff_so`).
+pub struct Shown<'a> {
+    /// The engine asked.
+    pub inner: &'a dyn Engine,
+    /// `punycheck repro --impl ...`, without the question.
+    pub replay: &'a str,
+}
+
+impl Engine for Shown<'_> {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        self.inner.capabilities()
+    }
+
+    fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
+        let request = Request::Encode {
+            code_points: input.to_vec(),
+            flags: case_flags.map(<[bool]>::to_vec),
+        };
+        eprintln!("asking: {} {}", self.replay, request.repro_args());
+        self.inner.encode(input, case_flags)
+    }
+
+    fn decode(&self, input: &[u8]) -> DecodeResult {
+        let request = Request::Decode(input.to_vec());
+        eprintln!("asking: {} {}", self.replay, request.repro_args());
+        self.inner.decode(input)
     }
 }
 
