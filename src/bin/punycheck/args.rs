@@ -76,9 +76,10 @@ impl From<Utf8Arg> for utf8::Mode {
 /// How an implementation is named, with what it is declared to support.
 #[derive(clap::Args, Clone)]
 pub(crate) struct ImplArgs {
-    /// The implementation: a built-in name (see `punycheck list`) or
+    /// The implementation: a built-in name (see `punycheck list`),
     /// exec:COMMAND for a program following RFC 3492 Appendix C's test
-    /// wrapper convention.
+    /// wrapper convention, or so:PATH[:PREFIX][:lengths=size_t] for a C
+    /// library exporting Appendix C's punycode_encode and punycode_decode.
     #[arg(long = "impl", value_name = "SPEC")]
     pub(crate) spec: Option<String>,
     #[command(flatten)]
@@ -120,9 +121,9 @@ pub(crate) struct DeclArgs {
     /// The longest input it decodes, in bytes (its own limit).
     #[arg(long, value_name = "N")]
     pub(crate) max_decode: Option<usize>,
-    /// Seconds one run of an exec: program may take (a run that takes
-    /// longer is tried once more with four times as long before it counts
-    /// as a hang).
+    /// Seconds one run of an exec: program, or one call of a so: library,
+    /// may take (one that takes longer is tried once more with four times
+    /// as long before it counts as a hang).
     #[arg(long, value_name = "SECONDS")]
     pub(crate) timeout: Option<f64>,
 }

@@ -10,8 +10,9 @@
 //!
 //! - **Dies with punycheck:** it asks the kernel for `SIGKILL` when the
 //!   thread that started it ends (`PR_SET_PDEATHSIG`; punycheck starts
-//!   workers from one thread that lives as long as the process), checks
-//!   that punycheck is still its parent, and ends at the end of its input.
+//!   workers from one thread that lives as long as the process) and checks
+//!   that punycheck is still its parent; punycheck kills the workers it no
+//!   longer needs.
 //! - **Its own output cannot garble the frames:** the frames go over a
 //!   duplicate of the socket and the mapping; standard input becomes
 //!   `/dev/null` and standard output is sent to standard error, which
