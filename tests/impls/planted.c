@@ -17,6 +17,7 @@
  *   -DPLANT_BAD_LENGTH  decoding input that contains "length" succeeds with
  *                       *output_length past the room it was given
  *   -DPLANT_STDOUT      every call prints a line on standard output
+ *   -DPLANT_LOAD_ABORT  loading the library calls abort() (a constructor)
  *   -DNO_ENCODE         no punycode_encode symbol
  *   -DNO_DECODE         no punycode_decode symbol
  *
@@ -104,6 +105,13 @@ static char cased(code_point c, unsigned char flag)
     if (c >= 'A' && c <= 'Z' && !flag) return (char)(c + 32);
     return (char)c;
 }
+
+#ifdef PLANT_LOAD_ABORT
+__attribute__((constructor)) static void on_load(void)
+{
+    abort();
+}
+#endif
 
 static void noise(const char *what)
 {
