@@ -8,7 +8,9 @@
 //!
 //! The same file is also compiled as it stands into the RFC's own test
 //! program, `$OUT_DIR/rfc3492-wrapper`, which speaks the command-line
-//! convention that `exec:` implementations follow.
+//! convention that `exec:` implementations follow, and into a shared
+//! library, `$OUT_DIR/librfc3492.so`, with Appendix C's own symbol names,
+//! for the `so:` engine (loaded at run time, never linked).
 //!
 //! `csrc/amc_ace_z.c` is the sample code of draft-ietf-idn-amc-ace-z-01
 //! Appendix C (AMC-ACE-Z 0.3.1), with the line breaks that the project's
@@ -89,6 +91,50 @@ fn sample_wrapper(source: &str, program: &str, env: &str) {
         "compiling the test wrapper of {source} failed"
     );
     println!("cargo:rustc-env={env}={}", path.display());
+}
+
+/// RFC 3492 Appendix C as a shared library, `$OUT_DIR/librfc3492.so`,
+/// exporting `punycode_encode` and `punycode_decode` as published (the
+/// wrapper's `main` renamed): a `so:` library that is right by definition,
+/// for the `diff_so` fuzz target when no other library is named, and for
+/// tests. It is loaded with `dlopen`, never linked. Only these flags reach
+/// the compiler (no sanitizer runtime of its own that would clash with the
+/// loading process's); under cargo-fuzz it is compiled by clang with the
+/// fuzzer's coverage and, with the Rust side's AddressSanitizer, with
+/// AddressSanitizer, both resolved in the fuzz target that loads it.
+fn rfc3492_shared_library() {
+    let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let path = out.join("librfc3492.so");
+    let mut command = if env::var_os("CARGO_CFG_FUZZING").is_some() {
+        let mut clang = std::process::Command::new("clang");
+        clang.args(["-fsanitize=fuzzer-no-link", "-g"]);
+        let sanitizers = env::var("CARGO_CFG_SANITIZE").unwrap_or_default();
+        if sanitizers.split(',').any(|s| s == "address") {
+            clang.arg("-fsanitize=address");
+        }
+        clang
+    } else {
+        let compiler = cc::Build::new().get_compiler();
+        std::process::Command::new(compiler.path())
+    };
+    let status = command
+        .args([
+            "-std=c89",
+            "-O2",
+            "-shared",
+            "-fPIC",
+            "-Dmain=rfc3492_wrapper_main",
+            "-o",
+        ])
+        .arg(&path)
+        .arg("csrc/punycode.c")
+        .status()
+        .expect("the C compiler runs");
+    assert!(
+        status.success(),
+        "compiling csrc/punycode.c as a shared library failed"
+    );
+    println!("cargo:rustc-env=PUNYCHECK_RFC3492_SO={}", path.display());
 }
 
 /// Asks `pkg-config` about `package`: its include directories and its link
@@ -175,6 +221,7 @@ fn main() {
         "rfc3492-wrapper",
         "PUNYCHECK_RFC3492_WRAPPER",
     );
+    rfc3492_shared_library();
     amc_ace_z_library();
     sample_wrapper(
         "csrc/amc_ace_z.c",

@@ -13,3 +13,6 @@ for target in $(cargo fuzz list); do
         (cd "seeds/$target" && zip -q -r "$OUT/${target}_seed_corpus.zip" .)
     fi
 done
+# diff_so's library when none is named (PUNYCHECK_SO): the RFC's code,
+# which the target looks for beside itself.
+cp "$(find target/x86_64-unknown-linux-gnu/release/build -name librfc3492.so | head -n 1)" "$OUT/"

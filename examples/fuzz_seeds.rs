@@ -2,7 +2,8 @@
 //!
 //! `cargo run --example fuzz_seeds` fills `fuzz/seeds/<target>/` with one
 //! file per decoding vector: the Punycode bytes for `uniqueness`, and a 0
-//! byte followed by them for `diff_c` and `diff_idna` (an even first byte
+//! byte followed by them for `diff_c`, `diff_idna`, `diff_so`,
+//! `diff_libidn2` and `diff_icu` (an even first byte
 //! means "decode these bytes", see `punycheck::fuzz::FuzzRequest`). The
 //! structured targets (`roundtrip`, `overflow`) build their inputs from any
 //! bytes and start from none. `.ci/run` regenerates the seeds before the
@@ -24,7 +25,14 @@ fn main() {
         .collect();
     let root = Path::new("fuzz/seeds");
     let mut written = 0;
-    for target in ["uniqueness", "diff_c", "diff_idna"] {
+    for target in [
+        "uniqueness",
+        "diff_c",
+        "diff_idna",
+        "diff_so",
+        "diff_libidn2",
+        "diff_icu",
+    ] {
         let dir = root.join(target);
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).expect("seed folder is writable");

@@ -21,6 +21,7 @@ mod libidn2;
 mod pipe;
 pub mod process;
 mod rfc_c;
+pub mod so;
 mod spec;
 mod utf8;
 
@@ -38,6 +39,7 @@ pub use lace::LaceCleanRoom;
 pub use libidn2::Libidn2;
 pub use pipe::Pipe;
 pub use rfc_c::RfcC;
+pub use so::So;
 pub use spec::{SpecOptions, from_spec};
 pub use utf8::{StdUtf8, Utf8CleanRoom};
 

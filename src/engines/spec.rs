@@ -1,11 +1,13 @@
 //! Naming an implementation on the command line: a built-in name,
 //! `exec:COMMAND` for any program that follows the RFC test wrapper's
-//! convention (see [`super::Exec`]), or `pipe:COMMAND` for one that answers
-//! on a persistent pipe (see [`super::Pipe`]).
+//! convention (see [`super::Exec`]), `pipe:COMMAND` for one that answers
+//! on a persistent pipe (see [`super::Pipe`]), or
+//! `so:PATH[:PREFIX][:lengths=size_t]` for a C library with Appendix C's
+//! functions (see [`super::so`]).
 
 use std::time::Duration;
 
-use super::{Declaration, Declared, Engine, Exec, Pipe, builtin_names_for, by_name};
+use super::{Declaration, Declared, Engine, Exec, Pipe, So, builtin_names_for, by_name};
 use crate::codec::Codec;
 
 /// Options that apply to implementations named by a spec.
@@ -37,11 +39,33 @@ impl Default for SpecOptions {
 }
 
 /// Resolves a spec to an implementation, with the declaration laid over
-/// what it declares itself. `exec:` programs are probed once (only in the
-/// directions they declare), so that one that cannot start or does not
-/// speak the convention is a setup error here rather than a failure on
-/// every case.
+/// what it declares itself. `exec:` programs and `so:` libraries are
+/// probed once (only in the directions they declare), so that one that
+/// cannot start, cannot be loaded or does not follow the convention is a
+/// setup error here rather than a failure on every case. A `so:` library
+/// is called in workers that run this very executable
+/// (`std::env::current_exe()`), whose `main` must call
+/// [`super::so::worker_entry`] first, as punycheck's does.
 pub fn from_spec(spec: &str, options: &SpecOptions) -> Result<Box<dyn Engine>, String> {
+    if let Some(library) = spec.strip_prefix("so:") {
+        if options.codec != Codec::Punycode {
+            return Err(format!(
+                "so: libraries are Punycode implementations (Appendix C's punycode_encode and punycode_decode), not {}",
+                options.codec
+            ));
+        }
+        let worker = std::env::current_exe().map_err(|e| {
+            format!("cannot find punycheck's own executable to run so: workers: {e}")
+        })?;
+        let so = So::new(
+            library,
+            options.declaration.clone(),
+            options.timeout,
+            worker,
+        )?;
+        so.probe()?;
+        return Ok(Box::new(so));
+    }
     if let Some(command) = spec.strip_prefix("exec:") {
         let exec = Exec::new(command, options.declaration.clone(), options.timeout)?
             .for_codec(options.codec)
@@ -68,7 +92,7 @@ pub fn from_spec(spec: &str, options: &SpecOptions) -> Result<Box<dyn Engine>, S
     }
     let builtin = by_name(options.codec, spec).ok_or_else(|| {
         format!(
-            "unknown {} implementation {spec:?}: use one of {}, exec:COMMAND or pipe:COMMAND",
+            "unknown {} implementation {spec:?}: use one of {}, exec:COMMAND, pipe:COMMAND or so:PATH",
             options.codec,
             builtin_names_for(options.codec).join(", ")
         )

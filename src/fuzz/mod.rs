@@ -11,6 +11,7 @@
 //! to Punycode's hard regions.
 
 pub mod amc;
+pub mod engines;
 pub mod lace;
 
 use crate::engines::Idna;

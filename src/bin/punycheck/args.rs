@@ -74,9 +74,10 @@ impl From<Utf8Arg> for utf8::Mode {
 /// How an implementation is named, with what it is declared to support.
 #[derive(clap::Args, Clone)]
 pub(crate) struct ImplArgs {
-    /// The implementation: a built-in name (see `punycheck list`) or
+    /// The implementation: a built-in name (see `punycheck list`),
     /// exec:COMMAND for a program following RFC 3492 Appendix C's test
-    /// wrapper convention.
+    /// wrapper convention, or so:PATH[:PREFIX][:lengths=size_t] for a C
+    /// library exporting Appendix C's punycode_encode and punycode_decode.
     #[arg(long = "impl", value_name = "SPEC")]
     pub(crate) spec: Option<String>,
     #[command(flatten)]
@@ -120,10 +121,10 @@ pub(crate) struct DeclArgs {
     /// The longest input it decodes, in bytes (its own limit).
     #[arg(long, value_name = "N")]
     pub(crate) max_decode: Option<usize>,
-    /// Seconds one question may take (default 5): an exec: program that
-    /// takes longer is asked once more with four times as long before it
-    /// counts as a hang; a built-in's answer to encode or decode is
-    /// abandoned.
+    /// Seconds one question may take (default 5): an exec: program, pipe:
+    /// answer or so: call that takes longer is asked once more with four
+    /// times as long before it counts as a hang; a built-in's answer to
+    /// encode or decode is abandoned.
     #[arg(long, value_name = "SECONDS", value_parser = commands::parse_timeout, allow_negative_numbers = true)]
     pub(crate) timeout: Option<f64>,
     /// How many questions an exec: or pipe: program is asked at once, each

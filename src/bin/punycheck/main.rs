@@ -91,6 +91,10 @@ fn bench(args: BenchArgs, out: &mut Output) -> Outcome {
 }
 
 fn main() -> ExitCode {
+    // A so: library's worker process is this binary, started by itself.
+    if let Some(status) = punycheck::engines::so::worker_entry() {
+        return status;
+    }
     let cli = Cli::parse();
     // Every program an implementation spec starts ends with this run, also
     // on Ctrl-C or SIGTERM, and so do the orphans those programs leave.

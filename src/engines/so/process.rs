@@ -1,0 +1,324 @@
+//! The worker processes, seen from punycheck: starting one (from a
+//! thread that lives as long as the process), handing it a call, waiting
+//! for its answer within a time limit, and telling why it died.
+
+use std::io::{self, Read};
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::net::UnixStream;
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex, OnceLock, mpsc};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use wait_timeout::ChildExt;
+
+use super::channel::{self, Channel, Wait};
+use super::library::Raw;
+use super::wire;
+use super::worker::{FAULT_LINE, WORKER_ARG};
+use crate::engines::crash_line;
+
+/// The most of a worker's standard error kept (the end of it).
+const STDERR_KEPT: usize = 64 << 10;
+
+/// Why a worker gave no answer.
+pub(super) enum Failure {
+    /// It did not answer within the time allowed (it was killed).
+    TimedOut,
+    /// It died (its end of the socket closed).
+    Died,
+    /// It answered something that is not a frame of the protocol (it was
+    /// killed).
+    Garbled(String),
+}
+
+/// The end of a worker's standard error, read on a thread.
+#[derive(Default)]
+struct StderrLog {
+    text: Vec<u8>,
+}
+
+/// A running worker process.
+pub(super) struct Worker {
+    child: Child,
+    stream: UnixStream,
+    channel: Channel,
+    buffer: Vec<u8>,
+    stderr: Arc<Mutex<StderrLog>>,
+    stderr_done: mpsc::Receiver<()>,
+}
+
+/// Starts `command` on one thread that lives as long as the process:
+/// `PR_SET_PDEATHSIG` fires when the *thread* that started a worker ends,
+/// and the harness's threads come and go.
+fn spawn_from_keeper(command: Command) -> io::Result<Child> {
+    type Job = (Command, mpsc::Sender<io::Result<Child>>);
+    static KEEPER: OnceLock<Option<Mutex<mpsc::Sender<Job>>>> = OnceLock::new();
+    let keeper = KEEPER.get_or_init(|| {
+        let (send, receive) = mpsc::channel::<Job>();
+        thread::Builder::new()
+            .name("so-worker-keeper".into())
+            .spawn(move || {
+                for (mut command, reply) in receive {
+                    // Recorded, so that the orphan reaper leaves it alone
+                    // and an interrupted run ends it.
+                    let _ = reply.send(crate::engines::process::spawn(&mut command));
+                }
+            })
+            .ok()
+            .map(|_| Mutex::new(send))
+    });
+    let Some(keeper) = keeper else {
+        return Err(io::Error::other(
+            "cannot start the thread that starts workers",
+        ));
+    };
+    let (reply, answer) = mpsc::channel();
+    keeper
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .send((command, reply))
+        .map_err(|_| io::Error::other("the thread that starts workers is gone"))?;
+    answer
+        .recv()
+        .map_err(|_| io::Error::other("the thread that starts workers is gone"))?
+}
+
+impl Worker {
+    /// Starts `exe` as a worker and has it load the library of `setup`,
+    /// waiting at most `timeout` (its constructors run then).
+    pub(super) fn start(
+        exe: &Path,
+        setup: &wire::Setup,
+        timeout: Duration,
+    ) -> Result<Self, String> {
+        let (ours, theirs) =
+            UnixStream::pair().map_err(|e| format!("cannot make a socket pair: {e}"))?;
+        let (channel, shared) =
+            Channel::create().map_err(|e| format!("cannot make a shared mapping: {e}"))?;
+        let mut command = Command::new(exe);
+        command
+            .arg(WORKER_ARG)
+            .arg(std::process::id().to_string())
+            .stdin(Stdio::from(OwnedFd::from(theirs)))
+            .stdout(Stdio::from(shared))
+            .stderr(Stdio::piped());
+        let mut child = spawn_from_keeper(command)
+            .map_err(|e| format!("cannot start the worker {}: {e}", exe.display()))?;
+        let stderr = Arc::new(Mutex::new(StderrLog::default()));
+        let (done, stderr_done) = mpsc::channel();
+        if let Some(mut pipe) = child.stderr.take() {
+            let log = Arc::clone(&stderr);
+            thread::spawn(move || {
+                let mut chunk = [0u8; 8192];
+                while let Ok(n) = pipe.read(&mut chunk) {
+                    if n == 0 {
+                        break;
+                    }
+                    let mut log = log.lock().unwrap_or_else(|e| e.into_inner());
+                    log.text.extend_from_slice(&chunk[..n]);
+                    if log.text.len() > STDERR_KEPT * 2 {
+                        let cut = log.text.len() - STDERR_KEPT;
+                        log.text.drain(..cut);
+                    }
+                }
+                let _ = done.send(());
+            });
+        }
+        let mut worker = Worker {
+            child,
+            stream: ours,
+            channel,
+            buffer: Vec::new(),
+            stderr,
+            stderr_done,
+        };
+        match worker.exchange(&wire::setup_body(setup), timeout) {
+            Ok(body) => match wire::parse_ready(&body) {
+                Ok(Ok(())) => Ok(worker),
+                Ok(Err(why)) => Err(why),
+                Err(e) => Err(format!(
+                    "the worker's first answer is garbled ({e}): is {} punycheck?",
+                    exe.display()
+                )),
+            },
+            Err(Failure::TimedOut) => Err(format!(
+                "loading the library took more than {:.1} s (its constructors?)",
+                timeout.as_secs_f64()
+            )),
+            Err(Failure::Died) => Err(format!(
+                "the worker died while loading the library: {}",
+                worker.death()
+            )),
+            Err(Failure::Garbled(why)) => Err(format!(
+                "the worker's first answer is garbled ({why}): is {} punycheck?",
+                exe.display()
+            )),
+        }
+    }
+
+    /// Leaves one Call frame body in the mapping and reads what the
+    /// functions did, within `allowed`.
+    pub(super) fn ask(
+        &mut self,
+        body: &[u8],
+        allowed: Duration,
+    ) -> Result<Result<Raw, String>, Failure> {
+        let end = Instant::now() + allowed;
+        if let Err(e) = self.channel.send(body, channel::REQUEST) {
+            return Ok(Err(format!("cannot send the call: {e}")));
+        }
+        let socket = self.stream.as_raw_fd();
+        match self
+            .channel
+            .wait(channel::RESPONSE, Some(end), || alive(socket))
+        {
+            Wait::Ready => {}
+            Wait::TimedOut => {
+                self.kill();
+                return Err(Failure::TimedOut);
+            }
+            Wait::Gone => return Err(Failure::Died),
+        }
+        let parsed = self
+            .channel
+            .receive()
+            .and_then(|reply| wire::parse_raw(&reply));
+        parsed.map_err(|e| {
+            self.kill();
+            Failure::Garbled(e.to_string())
+        })
+    }
+
+    /// Sends a frame and reads the reply frame's body, within `allowed`.
+    fn exchange(&mut self, body: &[u8], allowed: Duration) -> Result<Vec<u8>, Failure> {
+        let end = Instant::now() + allowed;
+        if wire::write_frame(&mut &self.stream, body).is_err() {
+            return Err(Failure::Died);
+        }
+        loop {
+            if let Some(total) = wire::complete_frame(&self.buffer) {
+                if total - 4 > wire::MAX_FRAME {
+                    self.kill();
+                    return Err(Failure::Garbled("a frame too long".into()));
+                }
+                let reply = self.buffer[4..total].to_vec();
+                self.buffer.drain(..total);
+                return Ok(reply);
+            }
+            let left = end.saturating_duration_since(Instant::now());
+            if left.is_zero() || !self.readable_within(left) {
+                self.kill();
+                return Err(Failure::TimedOut);
+            }
+            let at = self.buffer.len();
+            self.buffer.resize(at + (1 << 16), 0);
+            match (&self.stream).read(&mut self.buffer[at..]) {
+                Ok(0) | Err(_) => {
+                    self.buffer.truncate(at);
+                    return Err(Failure::Died);
+                }
+                Ok(n) => self.buffer.truncate(at + n),
+            }
+        }
+    }
+
+    /// Waits until the socket has something to read (or is closed): the
+    /// setup's answer.
+    fn readable_within(&self, left: Duration) -> bool {
+        let mut fd = libc::pollfd {
+            fd: self.stream.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let millis = left.as_millis().clamp(1, i32::MAX as u128) as i32;
+        loop {
+            // SAFETY: one pollfd, ours.
+            let ready = unsafe { libc::poll(&mut fd, 1, millis) };
+            if ready >= 0 {
+                return ready > 0;
+            }
+            if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+                return true;
+            }
+        }
+    }
+
+    fn kill(&mut self) {
+        crate::engines::process::end(&mut self.child);
+    }
+
+    /// Why the worker died, for a crash finding: how it ended, and the line
+    /// of its standard error that says why (a guard page hit, a
+    /// sanitizer's summary, ...).
+    pub(super) fn death(mut self) -> String {
+        let status = match self.child.wait_timeout(Duration::from_secs(2)) {
+            Ok(Some(status)) => Some(status),
+            _ => {
+                self.kill();
+                None
+            }
+        };
+        let _ = self.stderr_done.recv_timeout(Duration::from_secs(1));
+        let text = {
+            let log = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
+            String::from_utf8_lossy(&log.text).into_owned()
+        };
+        let how = match status {
+            Some(s) if s.signal().is_some() => {
+                let signal = s.signal().unwrap_or(0);
+                format!("killed by signal {signal}{}", signal_name(signal))
+            }
+            Some(s) => format!(
+                "ended the process with exit status {} during the call",
+                s.code().unwrap_or(-1)
+            ),
+            None => "closed its connection during the call".into(),
+        };
+        let fault = text
+            .lines()
+            .rev()
+            .find_map(|l| l.strip_prefix(FAULT_LINE))
+            .map(str::to_string);
+        match fault.or_else(|| crash_line(&text)) {
+            Some(why) => format!("{how}: {why}"),
+            None => how,
+        }
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Whether the worker at the other end of `socket` is still there: it
+/// never writes to the socket after the setup, so anything to read is the
+/// end of it.
+fn alive(socket: std::os::fd::RawFd) -> bool {
+    let mut fd = libc::pollfd {
+        fd: socket,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one pollfd, ours; a zero timeout.
+    let ready = unsafe { libc::poll(&mut fd, 1, 0) };
+    ready == 0
+}
+
+/// ` (SIGSEGV)` for the signals a library dies of, empty for others.
+fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        libc::SIGSEGV => " (SIGSEGV)",
+        libc::SIGBUS => " (SIGBUS)",
+        libc::SIGABRT => " (SIGABRT)",
+        libc::SIGFPE => " (SIGFPE)",
+        libc::SIGILL => " (SIGILL)",
+        libc::SIGTRAP => " (SIGTRAP)",
+        libc::SIGKILL => " (SIGKILL)",
+        _ => "",
+    }
+}
