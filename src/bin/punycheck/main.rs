@@ -652,6 +652,7 @@ fn list(codec: Option<Codec>) {
         list_codec(codec);
     }
     println!("exec:CMD   any program following RFC 3492 Appendix C's test wrapper convention");
+    println!("so:PATH    a C library exporting Appendix C's punycode_encode and punycode_decode");
 }
 
 fn list_codec(codec: Codec) {
