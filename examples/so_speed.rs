@@ -9,7 +9,7 @@
 //!
 //! SPEC is what follows `so:`. The questions are the generated ones of
 //! `check` (seed 3492), asked in turn from THREADS threads (default: the
-//! engine's own number, one per core) for SECONDS (default 10); each answer
+//! engine's own number: one per two cores) for SECONDS (default 10); each answer
 //! is judged against the C reference's, computed beforehand, exactly as
 //! the harness judges; MAX_LEN keeps only the questions up to that many
 //! code points or bytes long. It prints the questions a second, then the same for

@@ -39,6 +39,14 @@ pub fn list(codec: Option<Codec>, out: &mut Output) -> Outcome {
         out,
         "exec:CMD   any program following RFC 3492 Appendix C's test wrapper convention"
     );
+    say!(
+        out,
+        "pipe:CMD   any program answering punycheck's line protocol (one process kept per job)"
+    );
+    say!(
+        out,
+        "so:PATH    a C library exporting Appendix C's punycode_encode and punycode_decode"
+    );
     Ok(Status::Conforming)
 }
 

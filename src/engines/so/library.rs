@@ -251,7 +251,8 @@ impl Library {
                 let case_flags = match flags {
                     Some(flags) => {
                         let p = self.buffers[FLAGS].place(n, FLAGS, 1, n)?;
-                        for (k, &flag) in flags.iter().enumerate().take(n) {
+                        for k in 0..n {
+                            let flag = flags.get(k).copied().unwrap_or(false);
                             // SAFETY: k < n, within the n bytes placed.
                             unsafe { *p.add(k) = u8::from(flag) };
                         }
@@ -265,7 +266,7 @@ impl Library {
                 let output = self.buffers[OUTPUT].place(room, OUTPUT, 1, room)?;
                 // SAFETY: `room` writable bytes.
                 unsafe { ptr::write_bytes(output, POISON, room) };
-                let mut length: u64 = room as u64;
+                let mut length = self.slot(room);
                 // SAFETY: the function has the declared signature (the user's
                 // declaration: its name and length type); every pointer is
                 // valid for the length it is given, and `length` is 8 bytes,
@@ -320,7 +321,7 @@ impl Library {
                     self.buffers[FLAGS].unplace(FLAGS);
                     ptr::null_mut()
                 };
-                let mut length: u64 = room as u64;
+                let mut length = self.slot(room);
                 // SAFETY: as for encoding above.
                 let status = unsafe {
                     match self.lengths {
@@ -352,13 +353,29 @@ impl Library {
         }
     }
 
-    /// `*output_length` as the function left it, read at its declared type.
+    /// The 8 bytes that `output_length` points to, holding `room` at the
+    /// declared type in their first bytes (zeros after a 32-bit length, so
+    /// that even a misdeclared `size_t` reads it right on a little-endian
+    /// machine).
+    fn slot(&self, room: usize) -> u64 {
+        match self.lengths {
+            LengthType::Uint32 => {
+                let mut bytes = [0u8; 8];
+                bytes[..4].copy_from_slice(&(room as u32).to_ne_bytes());
+                u64::from_ne_bytes(bytes)
+            }
+            LengthType::SizeT => room as u64,
+        }
+    }
+
+    /// `*output_length` as the function left it, read at its declared type
+    /// from the first bytes of the slot.
     fn reported(&self, slot: u64) -> u64 {
         match self.lengths {
-            // The low 4 bytes of the slot, in native order.
-            LengthType::Uint32 => u64::from(u32::from_ne_bytes(
-                slot.to_ne_bytes()[..4].try_into().expect("4 of 8 bytes"),
-            )),
+            LengthType::Uint32 => {
+                let bytes = slot.to_ne_bytes();
+                u64::from(u32::from_ne_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+            }
             LengthType::SizeT => slot,
         }
     }
