@@ -18,6 +18,14 @@
 //! The minimized request is asked again: a cause is reported as confirmed
 //! only when both answers agree, and as flaky, with both answers, when they
 //! do not.
+//!
+//! # Size
+//!
+//! Over 800 lines: keying, grouping, minimizing and confirming are one
+//! pipeline over private types (`Group`, `Now`), and whether a candidate
+//! "still shows the cause" is the key itself, so they stay together; a
+//! quarter of the file is the unit tests of the keys (kinds, domains,
+//! crash signatures).
 
 use std::collections::BTreeMap;
 use std::fmt;
