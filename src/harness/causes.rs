@@ -20,6 +20,14 @@
 //! The minimized request is asked again: a cause is reported as confirmed
 //! only when both answers agree, and as flaky, with both answers, when they
 //! do not.
+//!
+//! # Size
+//!
+//! Over 800 lines: keying, grouping, minimizing and confirming are one
+//! pipeline over private types (`Group`, `Now`), and whether a candidate
+//! "still shows the cause" is the key itself, so they stay together; a
+//! quarter of the file is the unit tests of the keys (kinds, domains,
+//! crash signatures).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -189,9 +197,9 @@ fn got_brief(got: &Result<Expected, EngineError>) -> String {
 /// What identifies a crash or a broken answer: its message with the values
 /// in it left out, so that one defect met by many inputs is one cause.
 /// Every word holding a digit becomes `#` (values, addresses, lengths),
-/// except a source location (after `:` or `line `) and a signal number;
-/// the output a broken answer quotes (a message that starts with
-/// `output`) becomes `"…"`.
+/// except in a path (a token with a `/`), in a source location (after `:`
+/// or `line `) and in a signal number; the output a broken answer quotes
+/// (a message that starts with `output`) becomes `"…"`.
 pub fn signature(message: &str) -> String {
     let mut text = String::with_capacity(message.len());
     if message.starts_with("output") {
@@ -215,24 +223,32 @@ pub fn signature(message: &str) -> String {
     }
     let mut out = String::with_capacity(text.len());
     let mut word = String::new();
-    let flush = |word: &mut String, out: &mut String| {
+    let mut in_path = false;
+    let flush = |word: &mut String, out: &mut String, in_path: bool| {
         let location = out.ends_with(':') || out.ends_with("line ") || out.ends_with("signal ");
-        if word.bytes().any(|b| b.is_ascii_digit()) && !location {
+        if word.bytes().any(|b| b.is_ascii_digit()) && !location && !in_path {
             out.push('#');
         } else {
             out.push_str(word);
         }
         word.clear();
     };
-    for c in text.chars() {
+    let mut rest = text.as_str();
+    while let Some(c) = rest.chars().next() {
+        if out.is_empty() || out.ends_with(char::is_whitespace) {
+            // A new token: a path when it holds a slash before its end.
+            let token = rest.split(char::is_whitespace).next().unwrap_or("");
+            in_path = token.contains('/');
+        }
         if c.is_alphanumeric() || c == '_' {
             word.push(c);
         } else {
-            flush(&mut word, &mut out);
+            flush(&mut word, &mut out, in_path);
             out.push(c);
         }
+        rest = &rest[c.len_utf8()..];
     }
-    flush(&mut word, &mut out);
+    flush(&mut word, &mut out, in_path);
     out
 }
 
@@ -822,6 +838,13 @@ mod tests {
         assert_eq!(
             a.to_string(),
             "decode: crash (implementation: exit status #: Use of code point # is not allowed; the permissible max is # at adapters/perl/net_idn_punycode.pl line 68, <STDIN> chunk #.)"
+        );
+        // Paths stay whole.
+        assert_eq!(
+            signature(
+                "Illegal division by zero at /usr/lib/x86_64-linux-gnu/perl5/5.36/Net/IDN/Punycode/PP.pm line 45, <STDIN> chunk 1."
+            ),
+            "Illegal division by zero at /usr/lib/x86_64-linux-gnu/perl5/5.36/Net/IDN/Punycode/PP.pm line 45, <STDIN> chunk #."
         );
         // Signals and source lines still tell crashes apart.
         assert_ne!(
