@@ -85,6 +85,13 @@ fn children_that_leave_the_group_end_with_the_check() {
             "40",
             "--seconds",
             "600",
+            "--seed",
+            "1",
+            // The RFC's wrapper's own limits (256 code points or bytes).
+            "--max-encode",
+            "256",
+            "--max-decode",
+            "256",
         ])
         .output()
         .unwrap();

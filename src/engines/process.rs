@@ -19,6 +19,7 @@ use std::collections::BTreeSet;
 use std::io;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, Once};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -30,6 +31,9 @@ static LIVE: Mutex<BTreeSet<libc::pid_t>> = Mutex::new(BTreeSet::new());
 /// Whether unknown children are orphans to be ended (after
 /// [`adopt_orphans`]).
 static ADOPTING: Once = Once::new();
+
+/// Whether the run was interrupted ([`interrupt`]).
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// How often the orphan reaper looks for adopted children.
 const REAP_EVERY: Duration = Duration::from_millis(200);
@@ -123,6 +127,20 @@ pub fn end_all() {
         }
         thread::sleep(Duration::from_millis(10));
     }
+}
+
+/// Ends every program for an interruption (Ctrl-C, SIGTERM): marks the run
+/// interrupted first, so that whatever fails because its program was
+/// killed can tell ([`interrupted`]), then [`end_all`].
+pub fn interrupt() {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+    end_all();
+}
+
+/// Whether [`interrupt`] was called: an error seen since may only be the
+/// interruption's doing.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
 }
 
 /// Kills and reaps the children that are not recorded programs: orphans of

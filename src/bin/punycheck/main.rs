@@ -100,13 +100,21 @@ fn main() -> ExitCode {
     // on Ctrl-C or SIGTERM, and so do the orphans those programs leave.
     punycheck::engines::process::adopt_orphans();
     let _ = ctrlc::set_handler(|| {
-        punycheck::engines::process::end_all();
-        std::process::exit(130);
+        punycheck::engines::process::interrupt();
+        std::process::exit(INTERRUPTED);
     });
     let code = run(cli);
     punycheck::engines::process::end_all();
+    // A command that ended because the interruption killed its programs
+    // exits as interrupted, not with what their deaths made of it.
+    if punycheck::engines::process::interrupted() {
+        return ExitCode::from(INTERRUPTED as u8);
+    }
     code
 }
+
+/// The exit status after Ctrl-C or SIGTERM.
+const INTERRUPTED: i32 = 130;
 
 /// Runs the command; the exit code says how it went.
 fn run(cli: Cli) -> ExitCode {
