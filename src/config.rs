@@ -9,7 +9,7 @@
 //! ```toml
 //! [implementation]
 //! spec = "exec:python3 adapters/python/cpython_codec.py"   # as --impl
-//! domain = "unicode"          # as --domain: "unicode", "unicode-with-surrogates", "u31" or "u32"
+//! domain = "unicode-with-surrogates"   # as --domain: "unicode", "unicode-with-surrogates", "u31" or "u32"
 //! errors = "failure-only"     # as --errors: "kinds" or "failure-only"
 //! annotations = false         # false as --no-annotations
 //! directions = "decode-only"  # "both", "decode-only" (--decode-only), "encode-only"
@@ -161,7 +161,10 @@ mod tests {
             })
             .collect();
         let config = Config::parse("example", &example).unwrap();
-        assert_eq!(config.implementation.domain, Some(DomainDecl::Unicode));
+        assert_eq!(
+            config.implementation.domain,
+            Some(DomainDecl::UnicodeWithSurrogates)
+        );
         assert_eq!(config.implementation.max_decode, Some(2000));
         assert_eq!(config.check.files, ["regressions.toml"]);
         assert_eq!(config.check.seconds, Some(30.0));

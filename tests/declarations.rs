@@ -392,3 +392,68 @@ fn minimizing_keeps_the_deviation_not_only_the_key() {
         );
     }
 }
+
+/// Decodes any input holding an `x` wrongly on every other call.
+struct SometimesWrong {
+    calls: AtomicU64,
+}
+
+impl Engine for SometimesWrong {
+    fn name(&self) -> &str {
+        "sometimes-wrong"
+    }
+    fn capabilities(&self) -> Capabilities {
+        CleanRoom.capabilities()
+    }
+    fn encode(&self, input: &[u32], flags: Option<&[bool]>) -> EncodeResult {
+        CleanRoom.encode(input, flags)
+    }
+    fn decode(&self, input: &[u8]) -> DecodeResult {
+        if input.contains(&b'x') && self.calls.fetch_add(1, Ordering::Relaxed).is_multiple_of(2) {
+            return Ok(punycheck::punycode::Decoded {
+                code_points: vec![0x7A],
+                flags: punycheck::punycode::CaseFlags::unset(1),
+            });
+        }
+        CleanRoom.decode(input)
+    }
+}
+
+/// A flaky cause is reported with a detail that describes the request it
+/// prints, not the detail of a longer request seen before minimization.
+#[test]
+fn a_flaky_cause_describes_the_request_it_reports() {
+    use punycheck::harness::causes::{Collector, key_of};
+    use punycheck::harness::compare::{ask, reference};
+    use punycheck::vocabulary::Request;
+    let engine = SometimesWrong {
+        calls: AtomicU64::new(0),
+    };
+    let long = Request::Decode(b"abcdefghx-".to_vec());
+    let want = reference(&long).unwrap();
+    let got = ask(&engine, &long);
+    let key = key_of(&engine.capabilities(), engine.codec(), &long, &want, &got);
+    assert_eq!(key.kind, Kind::WrongOutput);
+    let mut collector = Collector::default();
+    collector.observe(key, &long, "seen on the long request", None, None);
+    let far = std::time::Instant::now() + std::time::Duration::from_secs(3600);
+    let causes = collector.resolve(&engine, far, std::time::Duration::from_secs(3600), 200, 1);
+    let cause = &causes[0];
+    assert!(
+        matches!(cause.confirmation, Confirmation::Flaky { .. }),
+        "{cause:?}"
+    );
+    assert!(
+        cause.request == long || cause.detail != "seen on the long request",
+        "{cause:?}"
+    );
+    let Request::Decode(text) = &cause.request else {
+        panic!("{cause:?}")
+    };
+    let shown = String::from_utf8_lossy(text).into_owned();
+    assert!(
+        cause.request == long || cause.detail.contains(&format!("u+{:04X}", text[0])),
+        "the detail of {shown:?} is {:?}",
+        cause.detail
+    );
+}

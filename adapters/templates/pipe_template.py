@@ -4,7 +4,7 @@ encode() and decode() with calls into your implementation; as it stands it
 checks CPython's own punycode codec:
 
     punycheck check --impl 'pipe:python3 pipe_template.py' \
-        --domain unicode --errors failure-only --no-annotations
+        --domain unicode-with-surrogates --errors failure-only --no-annotations
 """
 import sys
 

@@ -603,13 +603,14 @@ fn describe_now(
 }
 
 /// Asks `request` twice: the cause is confirmed when both answers show it
-/// and are the same.
+/// and are the same. When it is not, what is wrong on one answer that
+/// showed it comes with the confirmation, if one did.
 fn confirm(
     engine: &dyn Engine,
     key: &Key,
     property: Option<Property>,
     request: &Request,
-) -> Result<String, Confirmation> {
+) -> Result<String, (Confirmation, Option<String>)> {
     let first = describe_now(engine, key, property, request);
     let second = describe_now(engine, key, property, request);
     let answer = |now: &Now| match now {
@@ -617,13 +618,20 @@ fn confirm(
         Now::Other(shown) => format!("{shown} (not this cause)"),
         Now::Cancelled => "no answer".into(),
     };
+    let shown = [&first, &second].into_iter().find_map(|now| match now {
+        Now::Shows(detail, _) => Some(detail.clone()),
+        _ => None,
+    });
     match (&first, &second) {
-        (Now::Cancelled, _) | (_, Now::Cancelled) => Err(Confirmation::Unconfirmed),
+        (Now::Cancelled, _) | (_, Now::Cancelled) => Err((Confirmation::Unconfirmed, shown)),
         (Now::Shows(detail, a), Now::Shows(_, b)) if a == b => Ok(detail.clone()),
-        _ => Err(Confirmation::Flaky {
-            first: answer(&first),
-            second: answer(&second),
-        }),
+        _ => Err((
+            Confirmation::Flaky {
+                first: answer(&first),
+                second: answer(&second),
+            },
+            shown,
+        )),
     }
 }
 
@@ -701,15 +709,25 @@ fn resolve_one(engine: &dyn Engine, key: Key, group: Group, budget: Budget) -> C
     }
     // Asked twice more: both must show the cause with the same answer.
     // When the minimized request does not, the shortest one found is tried.
+    // Unconfirmed, the detail and the answers must still describe the
+    // request reported: the minimized one when an answer to it showed the
+    // cause, otherwise the shortest one seen, with the detail recorded
+    // with it.
     let (request, detail, confirmation) = match confirm(engine, &key, property, &best) {
         Ok(d) => (best, d, Confirmation::Confirmed),
-        Err(flaky @ Confirmation::Flaky { .. }) if best != shortest => {
-            match confirm(engine, &key, property, &shortest) {
-                Ok(d) => (shortest.clone(), d, Confirmation::Confirmed),
-                Err(_) => (best, detail, flaky),
+        Err((confirmation, shown)) => {
+            let flaky = matches!(confirmation, Confirmation::Flaky { .. });
+            let again =
+                (flaky && best != shortest).then(|| confirm(engine, &key, property, &shortest));
+            match (again, shown) {
+                (Some(Ok(d)), _) => (shortest.clone(), d, Confirmation::Confirmed),
+                (_, Some(d)) => (best, d, confirmation),
+                (Some(Err((theirs, shown))), None) => {
+                    (shortest.clone(), shown.unwrap_or(detail), theirs)
+                }
+                (None, None) => (shortest.clone(), detail, confirmation),
             }
         }
-        Err(other) => (best, detail, other),
     };
     Cause {
         shape: shape(&request),
