@@ -527,6 +527,28 @@ pub(super) fn tokens_for(
     .to_string())
 }
 
+/// What a program under test (`exec:` or `pipe:`) supports: everything
+/// RFC 3492 asks, with annotations, over the convention's channel (a
+/// printable-ASCII line, or hexadecimal bytes for UTF-8), with
+/// `declaration` laid over it.
+pub(super) fn program_capabilities(declaration: &Declaration, hex_channel: bool) -> Capabilities {
+    let own = Capabilities {
+        domain: CodePointDomain::U32,
+        annotations: true,
+        errors: ErrorDetail::Kinds,
+        punycode_input: if hex_channel {
+            PunycodeInput::Bytes
+        } else {
+            PunycodeInput::PrintableLine
+        },
+        max_encode_input: None,
+        max_decode_input: None,
+        directions: Directions::Both,
+        deviations: &[],
+    };
+    declaration.apply(own)
+}
+
 /// Checks the encoder's output: one line of printable ASCII.
 fn parse_punycode_line(stdout: &[u8]) -> Result<Vec<u8>, String> {
     let Some(line) = stdout.strip_suffix(b"\n") else {
@@ -565,21 +587,7 @@ impl Engine for Exec {
     }
 
     fn capabilities(&self) -> Capabilities {
-        let own = Capabilities {
-            domain: CodePointDomain::U32,
-            annotations: true,
-            errors: ErrorDetail::Kinds,
-            punycode_input: if self.hex_channel() {
-                PunycodeInput::Bytes
-            } else {
-                PunycodeInput::PrintableLine
-            },
-            max_encode_input: None,
-            max_decode_input: None,
-            directions: Directions::Both,
-            deviations: &[],
-        };
-        self.declaration.apply(own)
+        program_capabilities(&self.declaration, self.hex_channel())
     }
 
     fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {

@@ -35,11 +35,12 @@ use std::time::{Duration, Instant};
 
 use wait_timeout::ChildExt;
 
-use super::exec::{MAX_OUTPUT, convention_error, crash_line, parse_token, probe, tokens_for};
+use super::exec::{
+    MAX_OUTPUT, convention_error, crash_line, parse_token, probe, program_capabilities, tokens_for,
+};
 use super::process;
 use super::{
-    Capabilities, CodePointDomain, Declaration, DecodeResult, Directions, EncodeResult, Engine,
-    EngineError, ErrorDetail, PunycodeInput,
+    Capabilities, Declaration, DecodeResult, EncodeResult, Engine, EngineError, ErrorDetail,
 };
 use crate::codec::Codec;
 use crate::punycode::{CaseFlags, Decoded};
@@ -417,21 +418,7 @@ impl Engine for Pipe {
     }
 
     fn capabilities(&self) -> Capabilities {
-        let own = Capabilities {
-            domain: CodePointDomain::U32,
-            annotations: true,
-            errors: ErrorDetail::Kinds,
-            punycode_input: if self.hex_channel() {
-                PunycodeInput::Bytes
-            } else {
-                PunycodeInput::PrintableLine
-            },
-            max_encode_input: None,
-            max_decode_input: None,
-            directions: Directions::Both,
-            deviations: &[],
-        };
-        self.declaration.apply(own)
+        program_capabilities(&self.declaration, self.hex_channel())
     }
 
     fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
