@@ -76,6 +76,8 @@ struct Worker {
     answers: mpsc::Receiver<Line>,
     /// The end of its standard error since the question in flight.
     stderr: Arc<Mutex<Vec<u8>>>,
+    /// Says when its standard error has been read to the end.
+    stderr_done: mpsc::Receiver<()>,
 }
 
 /// What the reader thread saw on the program's standard output.
@@ -253,6 +255,7 @@ impl Worker {
         thread::spawn(move || read_answers(stdout, send));
         let stderr = Arc::new(Mutex::new(Vec::new()));
         let kept = Arc::clone(&stderr);
+        let (done, stderr_done) = mpsc::channel();
         thread::spawn(move || {
             let mut buf = [0u8; 4096];
             while let Ok(n @ 1..) = stderr_pipe.read(&mut buf) {
@@ -263,12 +266,14 @@ impl Worker {
                     kept.drain(..cut);
                 }
             }
+            let _ = done.send(());
         });
         Ok(Worker {
             child,
             questions,
             answers,
             stderr,
+            stderr_done,
         })
     }
 
@@ -312,8 +317,16 @@ impl Worker {
             .wait_timeout(Duration::from_secs(1))
             .ok()
             .flatten();
-        // Its standard error may still be draining.
-        thread::sleep(Duration::from_millis(20));
+        // Its standard error may still be draining: read it to its end (a
+        // child it left holding the stream open is killed with its group).
+        if self
+            .stderr_done
+            .recv_timeout(Duration::from_secs(1))
+            .is_err()
+        {
+            process::end(&mut self.child);
+            let _ = self.stderr_done.recv_timeout(Duration::from_secs(1));
+        }
         let stderr =
             String::from_utf8_lossy(&self.stderr.lock().unwrap_or_else(|e| e.into_inner()))
                 .into_owned();
