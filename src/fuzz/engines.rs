@@ -23,7 +23,7 @@
 
 use crate::engines::declaration::{Declaration, DirectionsDecl, DomainDecl, ErrorsDecl};
 use crate::engines::so::InProcess;
-use crate::engines::{Capabilities, DecodeResult, EncodeResult, Engine, Icu, Libidn2};
+use crate::engines::{Capabilities, DecodeResult, EncodeResult, Engine};
 use crate::harness::compare::{Request, Verdict, judge_answer, reference};
 use crate::harness::properties;
 
@@ -101,14 +101,26 @@ impl Engine for Shown<'_> {
 
 /// `diff_libidn2`: the system's libidn2 against the C reference, its listed
 /// deviations applied.
+#[cfg(feature = "libidn2")]
 pub fn diff_libidn2(request: &Request) -> Outcome {
-    diff_engine(&Libidn2, request, false, "punycheck repro --impl libidn2")
+    diff_engine(
+        &crate::engines::Libidn2,
+        request,
+        false,
+        "punycheck repro --impl libidn2",
+    )
 }
 
 /// `diff_icu`: ICU against the C reference, its declared limits and listed
 /// deviation applied.
+#[cfg(feature = "icu")]
 pub fn diff_icu(request: &Request) -> Outcome {
-    diff_engine(&Icu, request, false, "punycheck repro --impl icu")
+    diff_engine(
+        &crate::engines::Icu,
+        request,
+        false,
+        "punycheck repro --impl icu",
+    )
 }
 
 /// Reads a declaration written as the command line's options.
