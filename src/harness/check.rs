@@ -123,6 +123,12 @@ const VECTOR_SHARE: f64 = 0.6;
 /// Vectors run between two progress reports.
 const CHUNK: usize = 16;
 
+/// Why a vector did not run: the time given ran out first.
+const TIME_RAN_OUT: &str = "did not run within --seconds";
+
+/// Why a vector did not run: `--fail-fast` ended the check first.
+const FAIL_FAST_STOPPED: &str = "--fail-fast stopped the check at the first failure";
+
 /// The cases taken in turn from each file (the first of every file, then
 /// the second, ...), so that a check cut short by its time has asked
 /// something of every topic rather than everything of the first files.
@@ -162,6 +168,8 @@ pub fn run(
     let total = cases.len() as u64;
     // Seconds per vector: each batch's time shared among the vectors it ran.
     let mut seconds: BTreeMap<String, f64> = BTreeMap::new();
+    // Vectors left when --fail-fast stopped at a failed one.
+    let mut stopped = 0;
     progress(Phase::Vectors, 0, Some(total));
     for chunk in cases.chunks(CHUNK) {
         let batch = Instant::now();
@@ -175,7 +183,8 @@ pub fn run(
         if settings.fail_fast && vector_report.failures().next().is_some() {
             // The rest is not asked: counted as not run.
             let asked = vector_report.rows.len() + vector_report.unrun;
-            vector_report.unrun += cases.len() - asked;
+            stopped = cases.len() - asked;
+            vector_report.unrun += stopped;
             break;
         }
         // Vectors asked so far: those cut by the time are not counted.
@@ -231,10 +240,16 @@ pub fn run(
     engine.set_deadline(None);
     let campaign = outcomes.remove(0);
     let mut incomplete = Vec::new();
-    if vector_report.unrun > 0 {
+    if vector_report.unrun > stopped {
         incomplete.push(format!(
             "{} of {} vectors did not run within --seconds (each question may take up to --timeout; give the check more time)",
-            vector_report.unrun, total
+            vector_report.unrun - stopped,
+            total
+        ));
+    }
+    if stopped > 0 {
+        incomplete.push(format!(
+            "{stopped} of {total} vectors not asked: {FAIL_FAST_STOPPED}"
         ));
     }
     if campaign.stats.unfinished > 0 {
@@ -255,7 +270,8 @@ pub fn run(
     incomplete.extend(baseline_error);
     let vector_results = cases
         .iter()
-        .map(|case| {
+        .enumerate()
+        .map(|(k, case)| {
             let row = vector_report.rows.iter().find(|r| r.case == case.name);
             VectorResult {
                 name: case.name.clone(),
@@ -263,7 +279,8 @@ pub fn run(
                 request: runner::request_of(case),
                 expected: case.expected.clone(),
                 status: match row.map(|r| &r.outcome) {
-                    None => VectorStatus::Unrun,
+                    None if k < cases.len() - stopped => VectorStatus::Unrun(TIME_RAN_OUT),
+                    None => VectorStatus::Unrun(FAIL_FAST_STOPPED),
                     Some(Outcome::Pass) => VectorStatus::Pass,
                     Some(Outcome::Skip(why)) => VectorStatus::Skip(why.clone()),
                     Some(Outcome::KnownDeviation(why)) => VectorStatus::KnownDeviation(why.clone()),

@@ -292,7 +292,7 @@ pub fn report(report: &CheckReport) -> String {
                 VectorStatus::Skip(why) => ("not-asked", Some(why.clone())),
                 VectorStatus::KnownDeviation(why) => ("known-deviation", Some(why.clone())),
                 VectorStatus::Fail(detail) => ("fail", Some(detail.clone())),
-                VectorStatus::Unrun => ("unrun", None),
+                VectorStatus::Unrun(_) => ("unrun", None),
             };
             let failed = matches!(r.status, VectorStatus::Fail(_));
             VectorJson {

@@ -133,7 +133,7 @@ pub fn report(report: &CheckReport) -> String {
                 status
             }
             VectorStatus::Skip(why) => skipped(&format!("not asked: {why}")),
-            VectorStatus::Unrun => skipped("did not run within --seconds"),
+            VectorStatus::Unrun(why) => skipped(why),
             VectorStatus::Fail(detail) => {
                 let cause = report
                     .cause_of_vector(&r.name)

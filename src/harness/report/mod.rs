@@ -57,8 +57,9 @@ pub enum VectorStatus {
     KnownDeviation(String),
     /// A wrong answer, described; part of a cause.
     Fail(String),
-    /// Not run within the time given.
-    Unrun,
+    /// Not run: the time given ran out, or `--fail-fast` stopped the
+    /// check first (the reason, in words).
+    Unrun(&'static str),
 }
 
 /// Everything `check` found about one implementation.
