@@ -12,7 +12,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-use common::{BIN, punycheck as run, run_first_reproducer};
+use common::{BIN, punycheck as run, python, run_first_reproducer};
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -30,7 +30,7 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 /// 0-9 off by one, behind `pipe:` so that a check takes a second or two.
 fn wrong_program() -> String {
     let pyny = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/impls/pyny.py");
-    format!("pipe:python3 {pyny} --pipe --bug digit-offset")
+    format!("pipe:{} {pyny} --pipe --bug digit-offset", python())
 }
 
 #[test]

@@ -472,13 +472,13 @@ fn every_codec_has_its_vectors_matrix_and_check() {
 #[test]
 fn an_exec_program_of_another_codec_is_checked_and_its_bug_reproduced() {
     let lace = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/impls/lace.py");
-    let spec = format!("exec:python3 {lace}");
+    let spec = format!("exec:{} {lace}", common::python());
     // Correct: the vectors pass through the convention.
     let out = run(&["vectors", "--codec", "lace", "--impl", &spec]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
     // The RFC 2279 Python program through the hex channel.
     let utf8 = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/impls/rfc2279.py");
-    let utf8 = format!("exec:python3 {utf8}");
+    let utf8 = format!("exec:{} {utf8}", common::python());
     let out = run(&[
         "repro",
         "--codec",

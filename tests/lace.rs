@@ -4,10 +4,12 @@
 //! through its batch mode), and against the round-trip and uniqueness
 //! properties, with the fuzz oracles of `src/fuzz/lace.rs`.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -72,7 +74,7 @@ fn python_answer(input: &Input) -> Expected {
         Input::Encode(cps) => ("-e", format!("{}\n", tokens(&cps.values)).into_bytes()),
         Input::Decode(bytes) => ("-d", [bytes.as_slice(), b"\n"].concat()),
     };
-    let mut child = Command::new("python3")
+    let mut child = common::python_command()
         .arg(LACE_PY)
         .arg(flag)
         .stdin(Stdio::piped())
@@ -128,7 +130,7 @@ fn python_batch(inputs: &[Input]) -> Vec<Expected> {
             }
         }
     }
-    let mut child = Command::new("python3")
+    let mut child = common::python_command()
         .arg(LACE_PY)
         .arg("--batch")
         .stdin(Stdio::piped())

@@ -17,7 +17,7 @@ mod common;
 
 use std::process::Command;
 
-use common::{punycheck, run_first_reproducer};
+use common::{punycheck, python, run_first_reproducer};
 
 const PYNY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/impls/pyny.py");
 
@@ -49,8 +49,8 @@ fn bugs() -> Vec<String> {
 #[test]
 fn the_correct_program_is_conforming() {
     for spec in [
-        format!("exec:python3 {PYNY}"),
-        format!("pipe:python3 {PYNY} --pipe"),
+        format!("exec:{} {PYNY}", python()),
+        format!("pipe:{} {PYNY} --pipe", python()),
     ] {
         conforming(&spec);
     }
@@ -83,7 +83,7 @@ fn every_planted_bug_is_reported_with_a_working_reproducer() {
     let bugs = bugs();
     assert!(bugs.len() >= 14, "pyny lists {} bugs: {bugs:?}", bugs.len());
     for bug in &bugs {
-        let spec = format!("pipe:python3 {PYNY} --pipe --bug {bug}");
+        let spec = format!("pipe:{} {PYNY} --pipe --bug {bug}", python());
         // --seconds is only a ceiling here: --fail-fast stops at the first
         // minimized finding, and the run is decided by the seed.
         let out = punycheck(&[
@@ -129,7 +129,7 @@ const UNICODE_LIMIT_BUGS: [(&str, &[&str]); 6] = [
 
 #[test]
 fn the_correct_unicode_program_honestly_declared_is_conforming() {
-    let spec = format!("pipe:python3 {PYNY} --pipe --unicode");
+    let spec = format!("pipe:{} {PYNY} --pipe --unicode", python());
     let out = punycheck(&[
         "check",
         "--impl",
@@ -158,7 +158,7 @@ fn every_unicode_limit_bug_is_reported_inside_unicode() {
     let listed = bugs();
     for (bug, declarations) in UNICODE_LIMIT_BUGS {
         assert!(listed.iter().any(|b| b == bug), "pyny has no bug {bug}");
-        let spec = format!("pipe:python3 {PYNY} --pipe --unicode --bug {bug}");
+        let spec = format!("pipe:{} {PYNY} --pipe --unicode --bug {bug}", python());
         let mut args = vec!["check", "--impl", &spec, "--domain", "unicode"];
         args.extend(declarations);
         // A ceiling only: --fail-fast ends the run at the first cause.

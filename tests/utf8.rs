@@ -3,8 +3,10 @@
 //! and uniqueness properties, strict mode against `std::str::from_utf8`,
 //! and the fuzz oracles.
 
+mod common;
+
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use proptest::prelude::*;
 use punycheck::codec::Codec;
@@ -32,8 +34,8 @@ fn python_many(flag: &str, stdins: &[String]) -> Vec<Result<String, String>> {
         let children: Vec<_> = chunk
             .iter()
             .map(|stdin| {
-                let mut child = Command::new("python3")
-                    .args(["-S", "-E", RFC2279_PY, flag])
+                let mut child = common::python_command()
+                    .args(["-E", RFC2279_PY, flag])
                     .stdin(Stdio::piped())
                     .stdout(Stdio::piped())
                     .stderr(Stdio::piped())
