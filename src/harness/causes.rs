@@ -194,15 +194,20 @@ fn got_brief(got: &Result<Expected, EngineError>) -> String {
     }
 }
 
+/// How the messages about a broken answer that quote the answer start.
+const QUOTES_OUTPUT: [&str; 4] = ["output", "result", "the answer", "an error message outside"];
+
 /// What identifies a crash or a broken answer: its message with the values
 /// in it left out, so that one defect met by many inputs is one cause.
 /// Every word holding a digit becomes `#` (values, addresses, lengths),
 /// except in a path (a token with a `/`), in a source location (after `:`
-/// or `line `) and in a signal number; the output a broken answer quotes
-/// (a message that starts with `output`) becomes `"…"`.
+/// or `line `) and in a signal number; the line number of Perl's input
+/// handle (`<STDIN> line 3`, which counts the questions a `pipe:` program
+/// has read) is a value. The output a broken answer quotes (the messages of
+/// `exec:` and `pipe:` about an answer: [`QUOTES_OUTPUT`]) becomes `"…"`.
 pub fn signature(message: &str) -> String {
     let mut text = String::with_capacity(message.len());
-    if message.starts_with("output") {
+    if QUOTES_OUTPUT.iter().any(|start| message.starts_with(start)) {
         let mut quoted = false;
         let mut escaped = false;
         for c in message.chars() {
@@ -225,7 +230,9 @@ pub fn signature(message: &str) -> String {
     let mut word = String::new();
     let mut in_path = false;
     let flush = |word: &mut String, out: &mut String, in_path: bool| {
-        let location = out.ends_with(':') || out.ends_with("line ") || out.ends_with("signal ");
+        let location = out.ends_with(':')
+            || (out.ends_with("line ") && !out.ends_with("> line "))
+            || out.ends_with("signal ");
         if word.bytes().any(|b| b.is_ascii_digit()) && !location && !in_path {
             out.push('#');
         } else {
@@ -881,6 +888,20 @@ mod tests {
             signature("output line \"u+21FDE021ECE1B1\" is not u+XXXX or U+XXXX"),
             "output line \"…\" is not u+XXXX or U+XXXX"
         );
+        // pipe:'s broken answers quote the answer too.
+        assert_eq!(
+            signature("result contains byte 0x7F, which is not printable ASCII: \"bbbb-\\u{7f}\""),
+            signature("result contains byte 0x01, which is not printable ASCII: \"e-\\u{1}\"")
+        );
+        // Perl counts the lines it read: a value under pipe:, unlike the
+        // source line before it.
+        let perl = |source: u32, input: u32| {
+            signature(&format!(
+                "Use of code point 0x110000 is not allowed at adapter.pl line {source}, <STDIN> line {input}."
+            ))
+        };
+        assert_eq!(perl(68, 3), perl(68, 39));
+        assert_ne!(perl(68, 3), perl(70, 3));
     }
 
     #[test]
