@@ -194,6 +194,24 @@ fn got_brief(got: &Result<Expected, EngineError>) -> String {
     }
 }
 
+/// How glibc's messages start when it aborts a program whose heap is
+/// corrupted (`malloc(): invalid next size (unsorted)` and its kin).
+const GLIBC_HEAP_CHECKS: [&str; 9] = [
+    "malloc(): ",
+    "free(): ",
+    "realloc(): ",
+    "munmap_chunk(): ",
+    "mremap_chunk(): ",
+    "malloc_consolidate(): ",
+    "double free or corruption",
+    "corrupted size vs. prev_size",
+    "corrupted double-linked list",
+];
+
+/// What a crash with any of [`GLIBC_HEAP_CHECKS`] is keyed by.
+const GLIBC_HEAP_CORRUPTION: &str =
+    "a heap corruption that glibc detected (its message depends on the heap's state)";
+
 /// How the messages about a broken answer that quote the answer start.
 const QUOTES_OUTPUT: [&str; 4] = ["output", "result", "the answer", "an error message outside"];
 
@@ -206,6 +224,17 @@ const QUOTES_OUTPUT: [&str; 4] = ["output", "result", "the answer", "an error me
 /// has read) is a value. The output a broken answer quotes (the messages of
 /// `exec:` and `pipe:` about an answer: [`QUOTES_OUTPUT`]) becomes `"…"`.
 pub fn signature(message: &str) -> String {
+    // glibc's heap checks: which one trips depends on the heap's state,
+    // which differs from run to run; the defect is the same.
+    let heap = GLIBC_HEAP_CHECKS
+        .iter()
+        .filter_map(|check| message.find(check))
+        .min();
+    let message = match heap {
+        Some(at) => format!("{}{GLIBC_HEAP_CORRUPTION}", &message[..at]),
+        None => message.to_string(),
+    };
+    let message = message.as_str();
     let mut text = String::with_capacity(message.len());
     if QUOTES_OUTPUT.iter().any(|start| message.starts_with(start)) {
         let mut quoted = false;
@@ -887,6 +916,15 @@ mod tests {
         assert_eq!(
             signature("output line \"u+21FDE021ECE1B1\" is not u+XXXX or U+XXXX"),
             "output line \"…\" is not u+XXXX or U+XXXX"
+        );
+        // One heap corruption, whichever of glibc's checks saw it.
+        assert_eq!(
+            signature("killed by signal 6: malloc(): invalid next size (unsorted)"),
+            signature("killed by signal 6: realloc(): invalid old size")
+        );
+        assert_eq!(
+            signature("killed by signal 6: double free or corruption (out)"),
+            format!("killed by signal 6: {GLIBC_HEAP_CORRUPTION}")
         );
         // pipe:'s broken answers quote the answer too.
         assert_eq!(
