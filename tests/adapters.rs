@@ -1,0 +1,133 @@
+//! The gates of the real implementations wrapped in `adapters/`. Each
+//! `adapters/gates/NAME.toml` is run as a CI job of that project would run
+//! it, `punycheck check --config adapters/gates/NAME.toml` from the
+//! project's root, and must pass against its baseline: every deviation of
+//! that implementation is recorded there (and read in its source, in
+//! `adapters/FINDINGS.md`), none is new, and every recorded one still
+//! reproduces.
+//!
+//! An adapter whose implementation is not installed (`bash
+//! adapters/install.sh` installs them all) is left out and named on
+//! standard error; with `PUNYCHECK_ADAPTERS=all`, which `.ci/run` sets
+//! after running `install.sh`, a missing one fails its test. CPython and
+//! Node are on every machine of this project's kind, so their gates always
+//! run.
+
+mod common;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use common::BIN;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The `pipe:` command of a gate file, as words.
+fn command_of(gate: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(root().join(gate)).unwrap();
+    let config: toml::Table = text.parse().unwrap();
+    let spec = config["implementation"]["spec"].as_str().unwrap();
+    let command = spec.strip_prefix("pipe:").expect("a pipe: spec");
+    shell_words::split(command).unwrap()
+}
+
+/// Whether the adapter runs and its implementation answers, as `install.sh`
+/// checks it: `a`, `é` encode to `a-bga`. `Err` says why not.
+fn available(words: &[String]) -> Result<(), String> {
+    let child = Command::new(&words[0])
+        .args(&words[1..])
+        .arg("-e")
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let mut child = child.map_err(|e| format!("{} does not start: {e}", words[0]))?;
+    let _ = child.stdin.take().unwrap().write_all(b"u+0061 u+00E9\n");
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if stdout.trim() == "a-bga" {
+        Ok(())
+    } else {
+        Err(format!(
+            "encodes a, e-acute as {stdout:?} ({})",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    }
+}
+
+/// Runs one gate; `always` for an implementation every machine has.
+fn gate(name: &str, always: bool) {
+    let gate = format!("adapters/gates/{name}.toml");
+    let words = command_of(&gate);
+    if let Err(why) = available(&words) {
+        let required = std::env::var("PUNYCHECK_ADAPTERS").is_ok_and(|v| v == "all");
+        assert!(
+            !always && !required,
+            "{gate}: the adapter is not available: {why} (bash adapters/install.sh installs it)"
+        );
+        eprintln!("{gate}: left out, not installed: {why} (bash adapters/install.sh)");
+        return;
+    }
+    let out = Command::new(BIN)
+        .args(["check", "--config", &gate])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{gate}: new or gone causes:\n{report}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(report.contains("CONFORMING"), "{gate}:\n{report}");
+}
+
+macro_rules! gates {
+    ($($name:ident: $always:expr,)*) => {
+        $(
+            #[test]
+            fn $name() {
+                gate(stringify!($name), $always);
+            }
+        )*
+
+        /// Every gate file has its test above.
+        #[test]
+        fn every_gate_file_is_run() {
+            let tested = [$(stringify!($name)),*];
+            for entry in std::fs::read_dir(root().join("adapters/gates")).unwrap() {
+                let file = entry.unwrap().file_name().into_string().unwrap();
+                if file.ends_with(".baseline.toml") {
+                    continue;
+                }
+                let name = file.strip_suffix(".toml").expect("only TOML files");
+                assert!(tested.contains(&name), "adapters/gates/{file} has no test");
+                assert!(
+                    root().join(format!("adapters/gates/{name}.baseline.toml")).exists(),
+                    "adapters/gates/{file} has no baseline"
+                );
+            }
+        }
+    };
+}
+
+gates! {
+    cpython_codec: true,
+    node_builtin: true,
+    npm_punycode_2_3_1: false,
+    npm_punycode_1_4_1: false,
+    libidn: false,
+    xnet_idna: false,
+    jdk_punycode: false,
+    perl_xs: false,
+    perl_pp: false,
+    ruby_addressable: false,
+    ruby_simpleidn: false,
+    rust_idna_0_1_5: false,
+    rust_punycode_0_4_1: false,
+}
