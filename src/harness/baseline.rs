@@ -102,6 +102,21 @@ impl Entry {
             && self.got == key.got
     }
 
+    /// The key of the cause recorded, when its direction is one.
+    pub fn key(&self) -> Option<Key> {
+        let direction = match self.direction.as_str() {
+            "encode" => "encode",
+            "decode" => "decode",
+            _ => return None,
+        };
+        Some(Key {
+            direction,
+            kind: self.kind,
+            reference: self.reference.clone(),
+            got: self.got.clone(),
+        })
+    }
+
     /// The reproducer.
     pub fn request(&self) -> Result<Request, String> {
         match (&self.encode, &self.decode_hex) {

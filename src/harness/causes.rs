@@ -466,9 +466,22 @@ struct Group {
 #[derive(Clone, Debug, Default)]
 pub struct Collector {
     groups: BTreeMap<Key, Group>,
+    /// Causes accepted beforehand (a baseline's): not minimized.
+    accepted: Vec<Key>,
 }
 
 impl Collector {
+    /// A collector for which the causes with these keys are accepted
+    /// beforehand (a baseline's): they are confirmed but not minimized,
+    /// since nobody needs a smaller reproducer of a known deviation, and a
+    /// CI gate should not spend its time on one.
+    pub fn accepting(accepted: Vec<Key>) -> Self {
+        Collector {
+            accepted,
+            ..Collector::default()
+        }
+    }
+
     /// Records one nonconformance or property violation: `vector` names
     /// the vector it came from, if any.
     pub fn observe(
@@ -511,8 +524,9 @@ impl Collector {
     /// Minimizes and confirms every cause, most severe first, sharing
     /// what is left until `deadline` among them; each minimization takes
     /// at most `cap` and `attempts` questions, and only the first
-    /// `minimized` causes are minimized. Causes left when time runs out
-    /// are reported with their shortest request as it was found.
+    /// `minimized` causes that were not accepted beforehand are minimized.
+    /// Causes left when time runs out are reported with their shortest
+    /// request as it was found.
     pub fn resolve(
         self,
         engine: &dyn Engine,
@@ -525,12 +539,15 @@ impl Collector {
         groups.sort_by_key(|(key, group)| (key.kind, group.first_seen));
         let total = groups.len();
         let mut causes = Vec::with_capacity(total);
+        let mut left = minimized;
         for (k, (key, group)) in groups.into_iter().enumerate() {
             let now = Instant::now();
             let share = deadline.saturating_duration_since(now)
                 / u32::try_from(total - k).unwrap_or(u32::MAX);
+            let minimize = left > 0 && !self.accepted.contains(&key);
+            left -= usize::from(minimize);
             let budget = Budget {
-                attempts: if k < minimized { attempts } else { 0 },
+                attempts: if minimize { attempts } else { 0 },
                 deadline: now + share.min(cap),
             };
             causes.push(resolve_one(engine, key, group, budget));
@@ -961,6 +978,46 @@ mod tests {
             &Ok(Expected::Decoded(CodePoints::default())),
         );
         assert_eq!(end.reference, "bad_input (ends inside a delta)");
+    }
+
+    /// A decoder that takes `_` anywhere for a valid input.
+    fn underscore_taker() -> crate::engines::Functions {
+        crate::engines::Functions::new("underscore").decoder(|text| {
+            if text.contains('_') {
+                return Ok(vec![0x80]);
+            }
+            crate::c_reference::decode(text.as_bytes())
+                .map(|d| d.code_points.clone())
+                .map_err(|_| crate::engines::Refusal::Invalid)
+        })
+    }
+
+    #[test]
+    fn accepted_causes_are_confirmed_but_not_minimized() {
+        let engine = underscore_taker();
+        let request = Request::Decode(b"abcdefgh-ijk_lmn".to_vec());
+        let want = crate::harness::compare::reference(&request).unwrap();
+        let answer = crate::harness::compare::ask(&engine, &request);
+        let key = key_of(
+            &engine.capabilities(),
+            Codec::Punycode,
+            &request,
+            &want,
+            &answer,
+        );
+        assert_eq!(key.kind, Kind::AcceptsInvalid);
+        let resolve = |mut collector: Collector| {
+            collector.observe(key.clone(), &request, "accepts _", None, None);
+            let deadline = Instant::now() + Duration::from_secs(3600);
+            collector.resolve(&engine, deadline, Duration::MAX, 2_000, 16)
+        };
+        // Not accepted: minimized to a shorter reproducer.
+        let new = resolve(Collector::default());
+        assert!(request_len(&new[0].request) < 16, "{:?}", new[0].request);
+        // Accepted (a baseline's): reported as it was seen, confirmed.
+        let known = resolve(Collector::accepting(vec![key.clone()]));
+        assert_eq!(known[0].request, request);
+        assert_eq!(known[0].confirmation, Confirmation::Confirmed);
     }
 
     #[test]

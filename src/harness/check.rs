@@ -190,7 +190,12 @@ pub fn run(
         // Vectors asked so far: those cut by the time are not counted.
         progress(Phase::Vectors, vector_report.rows.len() as u64, Some(total));
     }
-    let mut collector = Collector::default();
+    let accepted = settings
+        .baseline
+        .iter()
+        .flat_map(|b| b.cause.iter().filter_map(baseline::Entry::key))
+        .collect();
+    let mut collector = Collector::accepting(accepted);
     for row in vector_report.failures() {
         let Some(case) = cases.iter().find(|c| c.name == row.case) else {
             continue;
