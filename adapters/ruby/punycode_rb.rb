@@ -125,7 +125,9 @@ end
 $stdout.sync = true
 $stdin.each_line do |line|
   line = line.chomp("\n")
-  verb, rest = line.split(' ', 2)
+  # A regexp, not ' ': String#split(' ') is awk-style and would drop the
+  # spaces that begin the text of "decode  a-".
+  verb, rest = line.split(/ /, 2)
   rest ||= ''
   case verb
   when 'encode' then ok, res = encode(rest)
