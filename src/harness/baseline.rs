@@ -96,10 +96,7 @@ impl Entry {
 
     /// Whether this entry records `key`.
     pub fn matches(&self, key: &Key) -> bool {
-        self.direction == key.direction
-            && self.kind == key.kind
-            && self.reference == key.reference
-            && self.got == key.got
+        self.key().as_ref() == Some(key)
     }
 
     /// The key of the cause recorded, when its direction is one.
