@@ -17,7 +17,7 @@ mod common;
 
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 
 use common::BIN;
 
@@ -34,20 +34,25 @@ fn command_of(gate: &str) -> Vec<String> {
     shell_words::split(command).unwrap()
 }
 
-/// Whether the adapter runs and its implementation answers, as `install.sh`
-/// checks it: `a`, `é` encode to `a-bga`. `Err` says why not.
-fn available(words: &[String]) -> Result<(), String> {
-    let child = Command::new(&words[0])
+/// Runs the adapter, with `extra` arguments, on `stdin`.
+fn run_adapter(words: &[String], extra: &[&str], stdin: &str) -> Result<Output, String> {
+    let mut child = Command::new(&words[0])
         .args(&words[1..])
-        .arg("-e")
+        .args(extra)
         .current_dir(root())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .spawn();
-    let mut child = child.map_err(|e| format!("{} does not start: {e}", words[0]))?;
-    let _ = child.stdin.take().unwrap().write_all(b"u+0061 u+00E9\n");
-    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+        .spawn()
+        .map_err(|e| format!("{} does not start: {e}", words[0]))?;
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().map_err(|e| e.to_string())
+}
+
+/// Whether the adapter runs and its implementation answers, as `install.sh`
+/// checks it: `a`, `é` encode to `a-bga`. `Err` says why not.
+fn available(words: &[String]) -> Result<(), String> {
+    let out = run_adapter(words, &["-e"], "u+0061 u+00E9\n")?;
     let stdout = String::from_utf8_lossy(&out.stdout);
     if stdout.trim() == "a-bga" {
         Ok(())
@@ -61,20 +66,8 @@ fn available(words: &[String]) -> Result<(), String> {
 
 /// What the adapter answers through `pipe:` to `questions`, one line each.
 fn ask_pipe(words: &[String], questions: &str) -> String {
-    let mut child = Command::new(&words[0])
-        .args(&words[1..])
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(questions.as_bytes())
-        .unwrap();
-    String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).into_owned()
+    let out = run_adapter(words, &[], questions).unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// Runs one gate; `always` for an implementation every machine has.

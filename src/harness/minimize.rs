@@ -128,9 +128,9 @@ fn runs(request: &Request) -> Vec<std::ops::Range<usize>> {
 /// a longer run fails when a shorter one does. A wrong assumption only
 /// leaves the run longer than it could be.
 fn shorten_runs(search: &mut Search, mut best: Request) -> Request {
-    let mut k = 0;
-    while k < runs(&best).len() && !search.exhausted() {
-        let run = runs(&best)[k].clone();
+    let mut at = 0;
+    while at < len(&best) && !search.exhausted() {
+        let run = at..run_end(&best, at);
         // `high` elements are known to fail; fewer than `low` are not tried.
         let (mut low, mut high) = (1, run.len());
         while low < high && !search.exhausted() {
@@ -143,7 +143,7 @@ fn shorten_runs(search: &mut Search, mut best: Request) -> Request {
                 low = keep + 1;
             }
         }
-        k += 1;
+        at = run.start + high;
     }
     best
 }
