@@ -40,7 +40,7 @@ fn help_lists_the_exit_statuses() {
         assert_eq!(out.status.code(), Some(0));
         let help = text(&out.stdout);
         assert!(help.contains("Exit status:"), "{args:?}: {help}");
-        for status in ["  0  ", "  1  ", "  2  ", "  3  "] {
+        for status in ["  0  ", "  1  ", "  2  ", "  3  ", "  130 "] {
             assert!(help.contains(status), "{args:?}: {help}");
         }
     }
@@ -207,7 +207,7 @@ fn json_and_junit_files_beside_the_text_report() {
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
     assert_valid(&schema_validator(), &json);
-    assert_eq!(json["version"], 3);
+    assert_eq!(json["version"], 4);
     assert_eq!(json["status"], "nonconforming");
     // Declared as it is: pyny has annotations.
     assert_eq!(json["declaration"]["annotations"], true);
@@ -324,7 +324,9 @@ fn a_setup_error_writes_an_error_report_to_each_file() {
     for bad in [
         &["--impl", "nope"][..],
         &["--impl", "exec:/nonexistent/program"][..],
-        &["--file", "/nonexistent.toml"][..],
+        &["--impl", "cleanroom", "--file", "/nonexistent.toml"][..],
+        // No implementation named, nor a punycheck.toml to name one.
+        &[][..],
         &["--config", "/nonexistent.toml"][..],
     ] {
         let out = run(&[
@@ -700,4 +702,204 @@ fn list_names_the_built_ins_this_build_lacks() {
             !missing_for(Codec::Punycode).is_empty()
         );
     }
+}
+
+/// The failures and errors of a JUnit document, by their elements, after
+/// checking that the suite's counts say the same.
+fn junit_failures_and_errors(xml: &str) -> (usize, usize) {
+    let elements = elements(xml);
+    let count = |name: &str| elements.iter().filter(|(n, _)| n == name).count();
+    let (failures, errors) = (count("failure"), count("error"));
+    let suite = elements
+        .iter()
+        .find(|(n, _)| n == "testsuite")
+        .expect("a testsuite");
+    assert_eq!(attr(&suite.1, "failures"), failures.to_string(), "{xml}");
+    assert_eq!(attr(&suite.1, "errors"), errors.to_string(), "{xml}");
+    (failures, errors)
+}
+
+/// A CI page and a job's status never disagree: the JUnit file has no
+/// failure and no error exactly when the check exits 0, whether it found
+/// nothing, found causes, found only causes its baseline records (among
+/// them broken round trips), ran out of time, or could not start. (An
+/// interrupted check: `tests/processes.rs`.)
+#[test]
+fn junit_agrees_with_the_exit_status() {
+    let dir = temp_dir("agree");
+    let junit = dir.join("report.xml");
+    let baseline = dir.join("baseline.toml");
+    let program = wrong_program();
+    let pyny = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/impls/pyny.py");
+    let slow = format!("pipe:{} {pyny} --pipe --delay 0.5", python());
+    let wrong = [
+        "--impl",
+        &program,
+        "--seed",
+        "5",
+        "--cases",
+        "300",
+        "--seconds",
+        "600",
+    ];
+    let recorded = run(&[
+        &["check", "--write-baseline"][..],
+        &[baseline.to_str().unwrap()],
+        &wrong,
+    ]
+    .concat());
+    assert_eq!(
+        recorded.status.code(),
+        Some(1),
+        "{}",
+        text(&recorded.stdout)
+    );
+    let written = std::fs::read_to_string(&baseline).unwrap();
+    // The wrong program breaks its own round trips: the properties test
+    // case is one the baseline must make known.
+    assert!(written.contains("property = true"), "{written}");
+    let runs: &[(&str, Vec<&str>, i32)] = &[
+        (
+            "conforming",
+            vec!["--impl", "cleanroom", "--cases", "50", "--seconds", "600"],
+            0,
+        ),
+        ("nonconforming", wrong.to_vec(), 1),
+        (
+            "every cause in the baseline",
+            [&wrong[..], &["--baseline", baseline.to_str().unwrap()]].concat(),
+            0,
+        ),
+        // Half a second an answer: 400 vectors cannot run in 3 s.
+        (
+            "not everything ran",
+            vec!["--impl", &slow, "--seconds", "3"],
+            3,
+        ),
+        ("cannot start", vec!["--impl", "nope"], 2),
+        ("no implementation", vec![], 2),
+    ];
+    for (what, args, status) in runs {
+        let _ = std::fs::remove_file(&junit);
+        let out = Command::new(BIN)
+            .arg("check")
+            .args(args)
+            .args(["--junit", junit.to_str().unwrap()])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let report = text(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(*status),
+            "{what}: {report}{}",
+            text(&out.stderr)
+        );
+        let xml = std::fs::read_to_string(&junit)
+            .unwrap_or_else(|e| panic!("{what}: no JUnit file: {e}"));
+        let (failures, errors) = junit_failures_and_errors(&xml);
+        assert_eq!(
+            failures + errors == 0,
+            *status == 0,
+            "{what}: exit {status} with {failures} failures and {errors} errors\n{xml}"
+        );
+        match status {
+            1 => assert!(failures > 0, "{what}: {xml}"),
+            2 | 3 => assert!(errors > 0, "{what}: {xml}"),
+            _ => {}
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A check that names no implementation, on the command line or in
+/// `punycheck.toml`, checks nothing and says so: a job run from the wrong
+/// directory must not pass by checking a built-in.
+#[test]
+fn a_check_without_an_implementation_is_refused() {
+    let dir = temp_dir("no-impl");
+    let in_dir = |args: &[&str]| {
+        Command::new(BIN)
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .unwrap()
+    };
+    let nothing = in_dir(&["check", "--cases", "10"]);
+    let err = text(&nothing.stderr);
+    assert_eq!(nothing.status.code(), Some(2), "{err}");
+    assert!(nothing.stdout.is_empty(), "{}", text(&nothing.stdout));
+    assert!(
+        err.contains("no implementation to check")
+            && err.contains("--impl")
+            && err.contains("no punycheck.toml"),
+        "{err}"
+    );
+    // A configuration without `spec` names none either.
+    std::fs::write(dir.join("punycheck.toml"), "[check]\ncases = 10\n").unwrap();
+    let empty = in_dir(&["check"]);
+    let err = text(&empty.stderr);
+    assert_eq!(empty.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("punycheck.toml in") && err.contains("names none"),
+        "{err}"
+    );
+    // Named in the file, it runs.
+    std::fs::write(
+        dir.join("punycheck.toml"),
+        "[implementation]\nspec = \"cleanroom\"\n\n[check]\ncases = 10\nseconds = 600\n",
+    )
+    .unwrap();
+    let named = in_dir(&["check"]);
+    assert_eq!(named.status.code(), Some(0), "{}", text(&named.stdout));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A report file that cannot be written is said once, as the error it is.
+#[test]
+fn an_unwritable_report_file_is_said_once() {
+    let out = run(&[
+        "check",
+        "--impl",
+        "cleanroom",
+        "--junit",
+        "/nonexistent/dir/report.xml",
+    ]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(
+        err.matches("/nonexistent/dir/report.xml").count(),
+        1,
+        "{err}"
+    );
+}
+
+/// `punycheck list` speaks in the values the options take, not in the
+/// names of Rust types.
+#[test]
+fn list_shows_the_values_one_types() {
+    let out = run(&["list"]);
+    let listing = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0));
+    for typed in [
+        "domain u32",
+        "domain unicode,",
+        "errors kinds",
+        "errors failure-only",
+    ] {
+        assert!(listing.contains(typed), "{typed}: {listing}");
+    }
+    for internal in [
+        "UnicodeScalar",
+        "FailureOnly",
+        "Kinds",
+        "U32",
+        "Bytes",
+        "Utf8",
+    ] {
+        assert!(!listing.contains(internal), "{internal}: {listing}");
+    }
+    assert!(listing.contains("pipe:CMD"), "{listing}");
+    let help = text(&run(&["check", "--help"]).stdout);
+    assert!(help.contains("pipe:COMMAND"), "{help}");
 }

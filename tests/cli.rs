@@ -590,9 +590,11 @@ fn a_declared_decoder_alone_is_conforming() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }
 
-/// The gate in one file: punycheck.toml names the program and the check;
-/// a baseline written from one run makes its cause known in the next, and
-/// a recorded cause that no longer reproduces fails the check.
+/// The gate in one file: punycheck.toml names the program, the check and
+/// its baseline; the first run writes the baseline the file names (which
+/// does not exist yet), which makes its cause known in the next, keeping
+/// the notes written into it when it is written again; and a recorded
+/// cause that no longer reproduces fails the check.
 #[test]
 fn a_configured_gate_with_a_baseline() {
     let w = wrapper();
@@ -603,7 +605,7 @@ fn a_configured_gate_with_a_baseline() {
         "exec:sh -c 'if [ \"$1\" = -d ]; then read x; if [ \"$x\" = ab-c_d ]; then echo u+0061; echo u+0062; echo u+0080; exit 0; fi; printf \"%s\\n\" \"$x\" | {w} -d; exit $?; fi; exec {w} \"$@\"' sh"
     );
     let config = format!(
-        "[implementation]\nspec = {:?}\nmax-encode = 256\nmax-decode = 256\n\n[check]\nseconds = 600\ncases = 100\nseed = 5\n",
+        "[implementation]\nspec = {:?}\nmax-encode = 256\nmax-decode = 256\n\n[check]\nseconds = 600\ncases = 100\nseed = 5\nbaseline = \"baseline.toml\"\njunit = \"report.xml\"\n",
         buggy
     );
     std::fs::write(dir.join("punycheck.toml"), config).unwrap();
@@ -625,7 +627,21 @@ fn a_configured_gate_with_a_baseline() {
     assert!(report.contains("ab-c_d"), "{report}");
     let recorded = std::fs::read_to_string(dir.join("baseline.toml")).unwrap();
     assert!(recorded.contains("accepts-invalid"), "{recorded}");
-    let second = in_dir(&["check", "--baseline", "baseline.toml"]);
+    // The JUnit file of the recording run is its report, not a setup error.
+    let junit = std::fs::read_to_string(dir.join("report.xml")).unwrap();
+    assert!(!junit.contains("type=\"setup\""), "{junit}");
+    // A note written into the baseline survives writing it again.
+    let noted = recorded.replace(
+        "kind = \"accepts-invalid\"",
+        "kind = \"accepts-invalid\"\nnote = \"read in its source\"",
+    );
+    assert_ne!(noted, recorded, "{recorded}");
+    std::fs::write(dir.join("baseline.toml"), &noted).unwrap();
+    let rewritten = in_dir(&["check", "--write-baseline", "baseline.toml"]);
+    assert_eq!(rewritten.status.code(), Some(1));
+    let kept = std::fs::read_to_string(dir.join("baseline.toml")).unwrap();
+    assert!(kept.contains("note = \"read in its source\""), "{kept}");
+    let second = in_dir(&["check"]);
     let report = text(&second.stdout);
     assert_eq!(
         second.status.code(),

@@ -167,6 +167,75 @@ fn sigterm_ends_every_program_and_its_children() {
     );
 }
 
+/// An interrupted check still reports: it stops asking, prints what it
+/// found until then marked interrupted, and writes its JUnit and JSON
+/// files (which agree with its exit status, 130), so that a CI page shows
+/// why the job died. The programs its interruption killed are not
+/// reported as crashes.
+#[test]
+fn an_interrupted_check_reports_what_it_found_so_far() {
+    let dir = tempfile_dir("partial");
+    let started = dir.join("started");
+    let _ = std::fs::remove_file(&started);
+    let pyny = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/impls/pyny.py");
+    // A slow program with a planted bug: causes are found as it goes.
+    let program = script(
+        &dir,
+        "slow-and-wrong",
+        &format!(
+            "touch {}
+exec python3 {} --pipe --bug digit-offset --delay 0.2
+",
+            started.display(),
+            pyny.display()
+        ),
+    );
+    let (junit, json) = (dir.join("report.xml"), dir.join("report.json"));
+    let check = Command::new(BIN)
+        .args(["check", "--impl", &format!("pipe:{program}")])
+        .args(["--seconds", "600", "--seed", "1"])
+        .arg("--junit")
+        .arg(&junit)
+        .arg("--json")
+        .arg(&json)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let end = Instant::now() + Duration::from_secs(120);
+    while !started.exists() && Instant::now() < end {
+        thread::sleep(Duration::from_millis(50));
+    }
+    assert!(started.exists(), "the program never started");
+    // Some questions asked (how many does not matter to what follows).
+    thread::sleep(Duration::from_secs(2));
+    Command::new("kill")
+        .args(["-TERM", &check.id().to_string()])
+        .status()
+        .unwrap();
+    let out = check.wait_with_output().unwrap();
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(130), "{report}");
+    assert!(report.contains("\nINTERRUPTED after "), "{report}");
+    assert!(report.contains("vectors not asked"), "{report}");
+    // Killed by the interruption, the program did not crash or hang.
+    assert!(
+        !report.contains(": crash") && !report.contains(": hang"),
+        "{report}"
+    );
+    let xml = std::fs::read_to_string(&junit).expect("the JUnit file is written");
+    assert!(xml.contains("type=\"interrupted\""), "{xml}");
+    assert!(xml.contains("errors=\"1\""), "{xml}");
+    let value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("the JSON file")).unwrap();
+    assert_eq!(value["status"], "interrupted");
+    assert_eq!(value["interrupted"], true);
+    for cause in value["causes"].as_array().unwrap() {
+        let kind = cause["kind"].as_str().unwrap();
+        assert!(kind != "crash" && kind != "hang", "{cause}");
+    }
+}
+
 /// A fresh directory for this test's scripts.
 fn tempfile_dir(name: &str) -> std::path::PathBuf {
     let dir =

@@ -18,7 +18,7 @@ use super::{
 };
 use crate::codec::Codec;
 use crate::config::{self, Config};
-use crate::engines;
+use crate::engines::{self, process};
 use crate::harness::baseline::Baseline;
 use crate::harness::check::{self, CheckSettings, Phase};
 use crate::harness::regressions;
@@ -98,11 +98,17 @@ impl Reports {
     /// Writes the report of a setup error to each report file and, for
     /// JSON and JUnit, to standard output.
     fn setup_error(&self, spec: &str, message: &str, out: &mut Output) {
-        let json = report::setup_error_json(spec, message);
-        let junit = report::setup_error_junit(spec, message);
+        // A program killed by Ctrl-C or SIGTERM fails the probe: that is the
+        // interruption, not a setup error.
+        let interrupted = process::interrupted();
+        let json = report::setup_error_json(spec, message, interrupted);
+        let junit = report::setup_error_junit(spec, message, interrupted);
         for (path, text) in [(&self.json, &json), (&self.junit, &junit)] {
+            // A report file that cannot be written is the setup error
+            // itself when the message names it: said once, not twice.
             if let Some(path) = path
                 && let Err(e) = std::fs::write(path, text)
+                && !message.contains(path.as_str())
             {
                 warn(&format!("punycheck: cannot write {path}: {e}"));
             }
@@ -123,7 +129,7 @@ pub fn run(options: &CheckOptions, out: &mut Output) -> Outcome {
         json: options.json.clone(),
         junit: options.junit.clone(),
     };
-    let spec_given = options.spec.clone().unwrap_or_else(|| "cleanroom".into());
+    let spec_given = options.spec.clone().unwrap_or_default();
     let file = match load_config(options) {
         Ok(file) => file,
         Err(message) => {
@@ -131,11 +137,13 @@ pub fn run(options: &CheckOptions, out: &mut Output) -> Outcome {
             return Err(Stop::Setup(message));
         }
     };
+    // A gate run from the wrong directory, or with a configuration that
+    // names nothing, must not pass by checking a built-in instead.
     let spec = options
         .spec
         .clone()
         .or(file.implementation.spec.clone())
-        .unwrap_or_else(|| "cleanroom".into());
+        .ok_or_else(|| no_implementation(options));
     reports.json = reports.json.or(file.check.json.clone());
     reports.junit = reports.junit.or(file.check.junit.clone());
     let format = match (options.format, &file.check.format) {
@@ -147,11 +155,13 @@ pub fn run(options: &CheckOptions, out: &mut Output) -> Outcome {
     if let Ok(format) = format {
         reports.format = format;
     }
-    let prepared = format.and_then(|_| prepare(options, &file, &spec, &reports));
+    let prepared = format
+        .and_then(|_| spec.clone())
+        .and_then(|spec| prepare(options, &file, &spec, &reports));
     let (setup, engine, cases, expectations) = match prepared {
         Ok(prepared) => prepared,
         Err(message) => {
-            reports.setup_error(&spec, &message, out);
+            reports.setup_error(spec.as_deref().unwrap_or(&spec_given), &message, out);
             return Err(Stop::Setup(message));
         }
     };
@@ -174,8 +184,7 @@ pub fn run(options: &CheckOptions, out: &mut Output) -> Outcome {
         save_regressions(setup.codec, path, &report)?;
     }
     if let Some(path) = &options.write_baseline {
-        std::fs::write(path, Baseline::of(&report.campaign.causes).to_toml())
-            .map_err(|e| format!("cannot write {path}: {e}"))?;
+        write_baseline(path, &report)?;
     }
     for (path, text) in [
         (&reports.json, report.to_json()),
@@ -195,13 +204,57 @@ pub fn run(options: &CheckOptions, out: &mut Output) -> Outcome {
         Ok(()) | Err(Stop::Closed) => {}
         Err(e) => return Err(e),
     }
-    Ok(if !report.conforming() {
-        Status::Nonconforming
-    } else if !report.incomplete.is_empty() {
-        Status::Incomplete
-    } else {
-        Status::Conforming
+    Ok(match report.status() {
+        report::Status::Conforming => Status::Conforming,
+        report::Status::Nonconforming => Status::Nonconforming,
+        report::Status::Incomplete => Status::Incomplete,
+        report::Status::Interrupted => Status::Interrupted,
     })
+}
+
+/// The error of a check that names no implementation.
+fn no_implementation(options: &CheckOptions) -> String {
+    let file = match &options.config {
+        Some(path) => format!("{path} names none"),
+        None => {
+            let cwd = std::env::current_dir()
+                .map(|d| d.display().to_string())
+                .unwrap_or_else(|_| "the working directory".into());
+            if Path::new(config::DEFAULT_FILE).exists() {
+                format!("{} in {cwd} names none", config::DEFAULT_FILE)
+            } else {
+                format!("there is no {} in {cwd}", config::DEFAULT_FILE)
+            }
+        }
+    };
+    format!(
+        "no implementation to check ({file}): name one with --impl SPEC (a built-in such as \
+         cleanroom, or pipe:COMMAND, exec:COMMAND, so:PATH; see punycheck list), or with spec = \
+         \"...\" under [implementation] in {}",
+        config::DEFAULT_FILE
+    )
+}
+
+/// Records the causes of `report` as the baseline at `path`, keeping the
+/// note of every cause the file already recorded (a file that does not
+/// exist yet, or does not parse, is simply replaced).
+fn write_baseline(path: &str, report: &CheckReport) -> Result<(), String> {
+    let mut baseline = Baseline::of(&report.campaign.causes);
+    if let Some(old) = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| Baseline::parse(&text).ok())
+    {
+        for entry in &mut baseline.cause {
+            if let Some(kept) = old
+                .cause
+                .iter()
+                .find(|o| o.key().is_some() && o.key() == entry.key() && !o.note.is_empty())
+            {
+                entry.note = kept.note.clone();
+            }
+        }
+    }
+    std::fs::write(path, baseline.to_toml()).map_err(|e| format!("cannot write {path}: {e}"))
 }
 
 fn load_config(options: &CheckOptions) -> Result<Config, String> {
@@ -239,7 +292,15 @@ fn prepare(
     let declared = options.implementation.over(&file.implementation);
     let seconds = options.seconds.or(file.check.seconds).unwrap_or(30.0);
     let seconds = check_seconds(seconds, MAX_SECONDS).map_err(|e| format!("--seconds {e}"))?;
-    let baseline = match options.baseline.as_ref().or(file.check.baseline.as_ref()) {
+    // A run that writes a baseline records the causes afresh: the one the
+    // configuration names (which it may be about to create or replace) is
+    // not read; one given on the command line still is.
+    let configured = file
+        .check
+        .baseline
+        .as_ref()
+        .filter(|_| options.write_baseline.is_none());
+    let baseline = match options.baseline.as_ref().or(configured) {
         Some(path) => Some(Baseline::parse(
             &std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?,
         )?),

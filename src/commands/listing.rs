@@ -3,6 +3,7 @@
 
 use super::{Implementation, Outcome, Output, Status, codecs};
 use crate::codec::Codec;
+use crate::engines::declaration::describe;
 use crate::engines::{self, Engine};
 use crate::harness::runner::{self, Outcome as Row};
 use crate::harness::vectors::{self, Case};
@@ -16,14 +17,13 @@ pub fn list(codec: Option<Codec>, out: &mut Output) -> Outcome {
         for (k, engine) in engines::builtin_for(codec).iter().enumerate() {
             let caps = engine.capabilities();
             let reference = if k == 0 { " (reference)" } else { "" };
+            // In the words and values the options and punycheck.toml take.
             say!(
                 out,
-                "  {:<10} domain {:?}, annotations {}, errors {:?}, decodes from {:?}{reference}",
+                "  {:<10} {}; {}{reference}",
                 engine.name(),
-                caps.domain,
-                if caps.annotations { "yes" } else { "no" },
-                caps.errors,
-                caps.punycode_input
+                describe(&caps),
+                caps.punycode_input.described()
             );
         }
         for missing in engines::missing_for(codec) {

@@ -42,8 +42,14 @@ Exit status:
   2  usage or setup error: bad arguments, an unknown implementation, a program
      that cannot be started or fails the probe, an unreadable or unwritable file
   3  (check) nothing found in what ran, but not everything ran within --seconds
+  130 interrupted by Ctrl-C or SIGTERM (check first writes what it found so far,
+     marked interrupted, to standard output and its --json/--junit files)
 A closed standard output (as in `punycheck list | head -1`) ends a command
 quietly with status 0; check still exits with its verdict.";
+
+/// The exit status after Ctrl-C or SIGTERM, as a shell gives a command
+/// that SIGINT ended.
+pub const INTERRUPTED: u8 = 130;
 
 /// How a command that ran ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,6 +60,9 @@ pub enum Status {
     Nonconforming,
     /// Nothing found in what ran, but not everything ran (exit status 3).
     Incomplete,
+    /// Interrupted by Ctrl-C or SIGTERM, what ran until then reported
+    /// (exit status 130).
+    Interrupted,
 }
 
 impl Status {
@@ -72,6 +81,7 @@ impl Status {
             Status::Conforming => 0,
             Status::Nonconforming => 1,
             Status::Incomplete => 3,
+            Status::Interrupted => INTERRUPTED,
         }
     }
 }

@@ -121,6 +121,17 @@ pub enum PunycodeInput {
     PrintableLine,
 }
 
+impl PunycodeInput {
+    /// What it takes to decode, in words.
+    pub fn described(self) -> &'static str {
+        match self {
+            PunycodeInput::Bytes => "decodes any bytes",
+            PunycodeInput::Utf8 => "decodes UTF-8 text only",
+            PunycodeInput::PrintableLine => "one line of printable ASCII each way",
+        }
+    }
+}
+
 /// Which ways an implementation converts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Directions {

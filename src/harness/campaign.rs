@@ -17,7 +17,7 @@ use super::parallel;
 use super::properties;
 use super::vectors::Expected;
 use crate::codec::Codec;
-use crate::engines::{Engine, EngineError};
+use crate::engines::{Engine, EngineError, process};
 
 /// How long and how a campaign runs.
 #[derive(Clone, Copy, Debug)]
@@ -171,7 +171,8 @@ pub fn run_with(
     let mut generator = Generator::for_codec(codec, settings.seed);
     let mut done = 0u64;
     loop {
-        let stop = settings.cases.is_some_and(|n| done >= n)
+        let stop = process::interrupted()
+            || settings.cases.is_some_and(|n| done >= n)
             || generate_until.is_some_and(|t| Instant::now() >= t)
             || outcomes.iter().all(|o| o.aborted.is_some())
             || (settings.fail_fast && collectors.iter().any(|c| !c.is_empty()));

@@ -23,8 +23,8 @@ use super::causes::{self, Collector, Key, Kind};
 use super::report::{CheckReport, VectorResult, VectorStatus, VectorSummary};
 use super::runner::{self, Expectations, Outcome};
 use super::vectors::Case;
-use crate::engines::Engine;
 use crate::engines::declaration::describe;
+use crate::engines::{Engine, process};
 
 /// How a check runs.
 #[derive(Clone, Debug)]
@@ -129,6 +129,9 @@ const TIME_RAN_OUT: &str = "did not run within --seconds";
 /// Why a vector did not run: `--fail-fast` ended the check first.
 const FAIL_FAST_STOPPED: &str = "--fail-fast stopped the check at the first failure";
 
+/// Why a vector did not run: Ctrl-C or SIGTERM ended the check first.
+const INTERRUPTED: &str = "the check was interrupted (Ctrl-C or SIGTERM) first";
+
 /// The cases taken in turn from each file (the first of every file, then
 /// the second, ...), so that a check cut short by its time has asked
 /// something of every topic rather than everything of the first files.
@@ -172,6 +175,9 @@ pub fn run(
     let mut stopped = 0;
     progress(Phase::Vectors, 0, Some(total));
     for chunk in cases.chunks(CHUNK) {
+        if process::interrupted() {
+            break;
+        }
         let batch = Instant::now();
         let part = runner::run_until_one(engine, chunk, expectations, Some(vectors_until));
         let each = batch.elapsed().as_secs_f64() / part.rows.len().max(1) as f64;
@@ -189,6 +195,13 @@ pub fn run(
         }
         // Vectors asked so far: those cut by the time are not counted.
         progress(Phase::Vectors, vector_report.rows.len() as u64, Some(total));
+    }
+    // Interrupted while asking the vectors: none of those left was asked
+    // for want of time (the answers its interruption cut are left too).
+    let interrupted_in_vectors = process::interrupted();
+    if interrupted_in_vectors {
+        let asked = vector_report.rows.len() + vector_report.unrun;
+        vector_report.unrun += cases.len() - asked;
     }
     let accepted = settings
         .baseline
@@ -244,8 +257,14 @@ pub fn run(
     progress(Phase::Causes, 0, None);
     engine.set_deadline(None);
     let campaign = outcomes.remove(0);
+    let interrupted = process::interrupted();
     let mut incomplete = Vec::new();
-    if vector_report.unrun > stopped {
+    if interrupted_in_vectors {
+        incomplete.push(format!(
+            "{} of {} vectors not asked: {INTERRUPTED}",
+            vector_report.unrun, total
+        ));
+    } else if vector_report.unrun > stopped {
         incomplete.push(format!(
             "{} of {} vectors did not run within --seconds (each question may take up to --timeout; give the check more time)",
             vector_report.unrun - stopped,
@@ -257,16 +276,25 @@ pub fn run(
             "{stopped} of {total} vectors not asked: {FAIL_FAST_STOPPED}"
         ));
     }
-    if campaign.stats.unfinished > 0 {
+    // Answers cut by an interruption are said by the verdict, not as a
+    // want of time.
+    if campaign.stats.unfinished > 0 && !interrupted {
         incomplete.push(format!(
             "{} generated questions were still unanswered when the time ran out (not counted)",
             campaign.stats.unfinished
         ));
     }
-    let baseline = settings
-        .baseline
-        .as_ref()
-        .map(|b| baseline::judge(b, &campaign.causes, engine));
+    let baseline = settings.baseline.as_ref().map(|b| {
+        // Interrupted, the recorded causes this run did not meet cannot be
+        // asked again: none of them is said to be gone (or still there).
+        if interrupted {
+            return Ok(baseline::Judgement {
+                known: known_causes(b, &campaign.causes),
+                ..Default::default()
+            });
+        }
+        baseline::judge(b, &campaign.causes, engine)
+    });
     let (baseline, baseline_error) = match baseline {
         Some(Ok(judgement)) => (Some(judgement), None),
         Some(Err(e)) => (None, Some(e)),
@@ -284,6 +312,7 @@ pub fn run(
                 request: runner::request_of(case),
                 expected: case.expected.clone(),
                 status: match row.map(|r| &r.outcome) {
+                    None if interrupted_in_vectors => VectorStatus::Unrun(INTERRUPTED),
                     None if k < cases.len() - stopped => VectorStatus::Unrun(TIME_RAN_OUT),
                     None => VectorStatus::Unrun(FAIL_FAST_STOPPED),
                     Some(Outcome::Pass) => VectorStatus::Pass,
@@ -312,7 +341,18 @@ pub fn run(
         campaign,
         repro_prefix: settings.repro_prefix.clone(),
         incomplete,
+        interrupted,
     }
+}
+
+/// The indexes of the `causes` that `baseline` records.
+fn known_causes(baseline: &Baseline, causes: &[causes::Cause]) -> Vec<usize> {
+    causes
+        .iter()
+        .enumerate()
+        .filter(|(_, cause)| baseline.cause.iter().any(|e| e.matches(&cause.key)))
+        .map(|(k, _)| k)
+        .collect()
 }
 
 #[cfg(test)]

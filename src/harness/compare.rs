@@ -9,7 +9,7 @@
 
 use crate::codec::Codec;
 use crate::engines::{
-    Capabilities, CodePointDomain, Engine, EngineError, ErrorDetail, check_supported,
+    Capabilities, CodePointDomain, Engine, EngineError, ErrorDetail, check_supported, process,
 };
 use crate::vocabulary::{CodePoints, Expected, classes::Class};
 pub use crate::vocabulary::{Request, describe};
@@ -39,8 +39,14 @@ pub enum Verdict {
     Unfinished,
 }
 
-/// Asks an implementation, without any capability check.
+/// Asks an implementation, without any capability check. After an
+/// interruption (Ctrl-C, SIGTERM: [`process::interrupted`]) nothing is
+/// asked, and an answer that came back after it (from a program it killed)
+/// is no answer: both are [`EngineError::Cancelled`], never a finding.
 pub fn ask(engine: &dyn Engine, request: &Request) -> Result<Expected, EngineError> {
+    if process::interrupted() {
+        return Err(EngineError::Cancelled);
+    }
     let answer = match request {
         Request::Encode { code_points, flags } => engine
             .encode(code_points, flags.as_deref())
@@ -50,6 +56,7 @@ pub fn ask(engine: &dyn Engine, request: &Request) -> Result<Expected, EngineErr
             .map(|d| Expected::Decoded(CodePoints::from(d))),
     };
     match answer {
+        _ if process::interrupted() => Err(EngineError::Cancelled),
         Err(EngineError::Rejected(Some(kind))) => Ok(Expected::Error(kind)),
         other => other,
     }

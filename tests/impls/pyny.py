@@ -7,6 +7,10 @@ Usage:  pyny.py [--unicode] [--bug NAME] -e      code points in, Punycode out
         pyny.py [--unicode] [--bug NAME] --pipe  punycheck's pipe: protocol
         pyny.py --help
 
+  --delay S  wait S seconds (a decimal number) before each answer: a
+             correct but slow implementation, for tests of what a check
+             does when its time runs out or it is interrupted.
+
   --unicode  take and return only Unicode scalar values, as an implementation
              built on Python's str and UTF-8 would: a code point above
              U+10FFFF or a surrogate (U+D800-U+DFFF) to encode, or decoded
@@ -116,6 +120,7 @@ import bisect
 import os
 import re
 import sys
+import time
 
 # The bug list is kept once, in the docstring above: a name is a word two
 # spaces in on a line of that list.
@@ -488,10 +493,11 @@ def answer(codec: Punycode, question: bytes) -> bytes:
         return b"error " + failure.message.encode()
 
 
-def serve(codec: Punycode) -> int:
+def serve(codec: Punycode, delay: float) -> int:
     """Answers pipe: questions until the end of standard input."""
     with open(0, "rb", closefd=False) as stdin:
         for line in stdin:
+            time.sleep(delay)
             reply = answer(codec, line.rstrip(b"\n")).rstrip(b" ")
             try:
                 write_all(1, reply + b"\n")
@@ -503,6 +509,7 @@ def serve(codec: Punycode) -> int:
 def main(args: list[str]) -> int:
     mode = bug = None
     unicode = False
+    delay = 0.0
     rest = iter(args)
     for arg in rest:
         if arg in ("-h", "--help"):
@@ -510,6 +517,13 @@ def main(args: list[str]) -> int:
             return 0
         if arg == "--unicode":
             unicode = True
+        elif arg == "--delay":
+            try:
+                delay = float(next(rest, ""))
+            except ValueError:
+                return usage("--delay takes a number of seconds")
+            if not 0 <= delay <= 60:
+                return usage("--delay takes 0 to 60 seconds")
         elif arg == "--bug" or arg.startswith("--bug="):
             name = next(rest, None) if arg == "--bug" else arg[len("--bug="):]
             if name is None or bug is not None:
@@ -526,7 +540,8 @@ def main(args: list[str]) -> int:
 
     codec = Punycode(bug, unicode)
     if mode == "--pipe":
-        return serve(codec)
+        return serve(codec, delay)
+    time.sleep(delay)
     try:
         try:
             with open(0, "rb", closefd=False) as stdin:

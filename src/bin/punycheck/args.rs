@@ -75,9 +75,11 @@ impl From<Utf8Arg> for utf8::Mode {
 #[derive(clap::Args, Clone)]
 pub(crate) struct ImplArgs {
     /// The implementation: a built-in name (see `punycheck list`),
-    /// exec:COMMAND for a program following RFC 3492 Appendix C's test
-    /// wrapper convention, or so:PATH[:PREFIX][:lengths=size_t] for a C
-    /// library exporting Appendix C's punycode_encode and punycode_decode.
+    /// pipe:COMMAND for a program answering punycheck's line protocol (one
+    /// process kept per job, the fast way), exec:COMMAND for a program
+    /// following RFC 3492 Appendix C's test wrapper convention (one process
+    /// per question), or so:PATH[:PREFIX][:lengths=size_t] for a C library
+    /// exporting Appendix C's punycode_encode and punycode_decode.
     #[arg(long = "impl", value_name = "SPEC")]
     pub(crate) spec: Option<String>,
     #[command(flatten)]

@@ -15,7 +15,8 @@ use punycheck::commands::check::CheckOptions;
 use punycheck::commands::diff::DiffSettings;
 use punycheck::commands::lines::{self, Direction, LineSettings};
 use punycheck::commands::repro::{Question, ReproSettings, Save};
-use punycheck::commands::{self, Outcome, Output, Stop};
+use punycheck::commands::{self, INTERRUPTED, Outcome, Output, Stop};
+use punycheck::engines::process;
 
 fn check_options(codec: Option<Codec>, args: CheckArgs) -> CheckOptions {
     CheckOptions {
@@ -98,23 +99,43 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     // Every program an implementation spec starts ends with this run, also
     // on Ctrl-C or SIGTERM, and so do the orphans those programs leave.
-    punycheck::engines::process::adopt_orphans();
-    let _ = ctrlc::set_handler(|| {
-        punycheck::engines::process::interrupt();
-        std::process::exit(INTERRUPTED);
+    process::adopt_orphans();
+    // `check` reports what it found so far when interrupted: it stops
+    // asking, and writes its report and files, marked interrupted. Other
+    // commands, and a check that cannot finish its report in time or is
+    // interrupted again, end at once.
+    let reports = matches!(cli.command, Some(Command::Check(_)));
+    let _ = ctrlc::set_handler(move || {
+        if !reports || process::interrupted() {
+            process::interrupt();
+            std::process::exit(INTERRUPTED.into());
+        }
+        process::interrupt();
+        let _ = std::thread::Builder::new()
+            .name("report-deadline".into())
+            .spawn(|| {
+                std::thread::sleep(REPORT_GRACE);
+                commands::warn(&format!(
+                    "punycheck: interrupted, and the report was not written within {} s",
+                    REPORT_GRACE.as_secs()
+                ));
+                process::end_all();
+                std::process::exit(INTERRUPTED.into());
+            });
     });
     let code = run(cli);
-    punycheck::engines::process::end_all();
+    process::end_all();
     // A command that ended because the interruption killed its programs
     // exits as interrupted, not with what their deaths made of it.
-    if punycheck::engines::process::interrupted() {
-        return ExitCode::from(INTERRUPTED as u8);
+    if process::interrupted() {
+        return ExitCode::from(INTERRUPTED);
     }
     code
 }
 
-/// The exit status after Ctrl-C or SIGTERM.
-const INTERRUPTED: i32 = 130;
+/// How long an interrupted check may take to write its report: CI systems
+/// follow their SIGTERM with a SIGKILL a few seconds later.
+const REPORT_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// Runs the command; the exit code says how it went.
 fn run(cli: Cli) -> ExitCode {

@@ -20,6 +20,7 @@ use crate::vocabulary::{Expected, Request, describe};
 struct Report<'a> {
     version: u32,
     status: &'static str,
+    interrupted: bool,
     conforming: bool,
     verdict: String,
     implementation: &'a str,
@@ -246,17 +247,6 @@ pub(super) fn rfc3339(time: std::time::SystemTime) -> String {
         .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
-/// The status word of a report.
-pub(super) fn status(report: &CheckReport) -> &'static str {
-    if !report.conforming() {
-        "nonconforming"
-    } else if !report.incomplete.is_empty() {
-        "incomplete"
-    } else {
-        "conforming"
-    }
-}
-
 /// The JSON report of `report`.
 pub fn report(report: &CheckReport) -> String {
     let caps = &report.capabilities;
@@ -380,7 +370,8 @@ pub fn report(report: &CheckReport) -> String {
     };
     let json = Report {
         version: VERSION,
-        status: status(report),
+        status: report.status().word(),
+        interrupted: report.interrupted,
         conforming: report.conforming(),
         verdict: report.verdict(),
         implementation: &report.implementation,
@@ -430,16 +421,26 @@ pub fn report(report: &CheckReport) -> String {
     serde_json::to_string_pretty(&json).unwrap_or_default() + "\n"
 }
 
-/// The JSON report of a check that could not start: `status` `"error"`,
-/// with the message; the other fields of a report are absent.
-pub fn setup_error_json(spec: &str, message: &str) -> String {
+/// The JSON report of a check that could not start: `status` `"error"`
+/// (or `"interrupted"` when Ctrl-C or SIGTERM stopped it first), with the
+/// message; the other fields of a report are absent.
+pub fn setup_error_json(spec: &str, message: &str, interrupted: bool) -> String {
+    let (status, kind, verdict) = if interrupted {
+        (
+            "interrupted",
+            "interrupted",
+            "INTERRUPTED before the check started",
+        )
+    } else {
+        ("error", "setup", "SETUP ERROR")
+    };
     let value = serde_json::json!({
         "version": VERSION,
-        "status": "error",
+        "status": status,
         "conforming": false,
-        "verdict": format!("SETUP ERROR: {message}"),
+        "verdict": format!("{verdict}: {message}"),
         "implementation": spec,
-        "error": { "kind": "setup", "message": message },
+        "error": { "kind": kind, "message": message },
     });
     serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
 }

@@ -197,16 +197,36 @@ pub fn report(report: &CheckReport) -> String {
     let mut generated = case("generated questions".into(), CLASSNAME, status, 0.0);
     generated.set_system_out(summary);
     cases.push(generated);
-    let properties = if s.property_violations > 0 {
+    // Like every other test case, the properties fail only for a cause the
+    // baseline does not record: broken checks whose causes are all known
+    // are skipped as known.
+    let property_causes = |known: bool| {
+        report
+            .campaign
+            .causes
+            .iter()
+            .enumerate()
+            .filter(|(k, c)| c.property.is_some() && report.known(*k) == known)
+            .count()
+    };
+    let broken = format!(
+        "{} of {} property checks broken",
+        s.property_violations, s.property_checks
+    );
+    let properties = if property_causes(false) > 0 {
         failure(
             NonSuccessKind::Failure,
             "nonconformance",
             &format!(
-                "{} of {} property checks broken: see the causes",
-                s.property_violations, s.property_checks
+                "{broken}: {} new causes, see their test cases",
+                property_causes(false)
             ),
             "",
         )
+    } else if s.property_violations > 0 || property_causes(true) > 0 {
+        skipped(&format!(
+            "known: {broken}, all of them by causes recorded in the baseline"
+        ))
     } else {
         TestCaseStatus::success()
     };
@@ -261,10 +281,24 @@ pub fn report(report: &CheckReport) -> String {
             0.0,
         ));
     }
-    let complete = if report.incomplete.is_empty() {
+    // Not everything ran: an error, as the exit status (3, or 130 when
+    // interrupted) is one, so that the CI page and the job agree.
+    let complete = if report.interrupted {
+        failure(
+            NonSuccessKind::Error,
+            "interrupted",
+            &report.verdict(),
+            &report.incomplete.join("\n"),
+        )
+    } else if report.incomplete.is_empty() {
         TestCaseStatus::success()
     } else {
-        skipped(&report.incomplete.join("; "))
+        failure(
+            NonSuccessKind::Error,
+            "incomplete",
+            &report.incomplete.join("; "),
+            "",
+        )
     };
     cases.push(case(
         "everything ran within --seconds".into(),
@@ -288,9 +322,11 @@ fn describe(expected: &crate::vocabulary::Expected) -> String {
 }
 
 /// The JUnit report of a check that could not start: one test case,
-/// `setup`, in error, with the message.
-pub fn setup_error_junit(spec: &str, message: &str) -> String {
-    let status = failure(NonSuccessKind::Error, "setup", message, "");
+/// `setup`, in error (of type `setup`, or `interrupted` when Ctrl-C or
+/// SIGTERM stopped it first), with the message.
+pub fn setup_error_junit(spec: &str, message: &str, interrupted: bool) -> String {
+    let kind = if interrupted { "interrupted" } else { "setup" };
+    let status = failure(NonSuccessKind::Error, kind, message, "");
     let cases = vec![case("setup".into(), CLASSNAME, status, 0.0)];
     document(suite(spec), cases, std::time::SystemTime::now(), 0.0)
 }

@@ -26,7 +26,7 @@ pub use json::setup_error_json;
 pub use junit::setup_error_junit;
 
 /// The version of the JSON report's layout (`docs/report.schema.json`).
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 /// One vector's result in a check.
 #[derive(Clone, Debug)]
@@ -100,6 +100,39 @@ pub struct CheckReport {
     pub incomplete: Vec<String>,
     /// What the baseline (`--baseline`) says of the causes.
     pub baseline: Option<Judgement>,
+    /// Whether the check was interrupted (Ctrl-C, SIGTERM): it stopped
+    /// asking, and reports what it found until then, unminimized.
+    pub interrupted: bool,
+}
+
+/// How a check ended, by one rule for the exit status, the verdict line,
+/// the JSON `status` and the JUnit test cases: a CI system reads the same
+/// verdict in each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// No cause found that the baseline does not record, every recorded
+    /// cause still there, and everything ran (exit status 0).
+    Conforming,
+    /// A new cause, or a recorded one gone (exit status 1).
+    Nonconforming,
+    /// Nothing found in what ran, but not everything ran within
+    /// `--seconds` (exit status 3).
+    Incomplete,
+    /// Interrupted by Ctrl-C or SIGTERM: what ran until then is reported
+    /// (exit status 130).
+    Interrupted,
+}
+
+impl Status {
+    /// The word for it, as the JSON report's `status` gives it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Status::Conforming => "conforming",
+            Status::Nonconforming => "nonconforming",
+            Status::Incomplete => "incomplete",
+            Status::Interrupted => "interrupted",
+        }
+    }
 }
 
 /// Vector results in brief.
@@ -176,6 +209,20 @@ impl CheckReport {
         self.new_causes() == 0 && self.baseline.as_ref().is_none_or(|b| b.gone.is_empty())
     }
 
+    /// How the check ended: interrupted, else nonconforming, else
+    /// incomplete, else conforming.
+    pub fn status(&self) -> Status {
+        if self.interrupted {
+            Status::Interrupted
+        } else if !self.conforming() {
+            Status::Nonconforming
+        } else if !self.incomplete.is_empty() {
+            Status::Incomplete
+        } else {
+            Status::Conforming
+        }
+    }
+
     /// The one-line command that reproduces a cause; it exits 1 while the
     /// cause is there.
     pub fn repro_command(&self, cause: &Cause) -> String {
@@ -209,7 +256,17 @@ impl CheckReport {
         } else {
             String::new()
         };
-        if self.conforming() {
+        if self.interrupted {
+            let found = if causes > 0 {
+                format!("{causes} new cause{} found so far", plural(causes as u64))
+            } else {
+                "nothing found in what ran".to_string()
+            };
+            format!(
+                "INTERRUPTED after {:.1} s: {found}{known} (a partial report: not everything ran)",
+                self.seconds
+            )
+        } else if self.conforming() {
             format!("CONFORMING{known}{incomplete}")
         } else if causes == 0 {
             format!(
@@ -363,6 +420,9 @@ impl CheckReport {
                     out,
                     "     FLAKY: asked again, it answered differently: first {first}, then {second}"
                 );
+            }
+            Confirmation::Unconfirmed if self.interrupted => {
+                let _ = writeln!(out, "     (not asked again: the check was interrupted)");
             }
             Confirmation::Unconfirmed => {
                 let _ = writeln!(out, "     (not asked again: no time was left)");
