@@ -6,6 +6,14 @@
 //! given on the command line wins over the file. Unknown keys are errors, so
 //! a misspelt key cannot be silently ignored.
 //!
+//! Paths in the file (`baseline`, `files`, `json`, `junit`) and the command
+//! in `spec` are taken from the working directory, exactly as the same
+//! options on the command line are, not from the file's own directory: a
+//! file read with `--config sub/punycheck.toml` names its files as seen
+//! from where `punycheck check` runs (for a CI gate, the project's root).
+//! One rule for both, because the command in `spec` cannot be moved: the
+//! program it starts runs in the working directory.
+//!
 //! ```toml
 //! [implementation]
 //! spec = "exec:python3 adapters/python/cpython_codec.py"   # as --impl

@@ -903,3 +903,67 @@ fn list_shows_the_values_one_types() {
     let help = text(&run(&["check", "--help"]).stdout);
     assert!(help.contains("pipe:COMMAND"), "{help}");
 }
+
+/// The text report leads with the causes, and says each reason vectors
+/// were not asked once: a declared limit skips hundreds of vectors of as
+/// many lengths, in one line per direction with the range of lengths.
+#[test]
+fn the_text_report_leads_with_causes_and_summarises_what_was_not_asked() {
+    let program = wrong_program();
+    let out = run(&[
+        "check",
+        "--impl",
+        &program,
+        "--max-encode",
+        "100",
+        "--max-decode",
+        "100",
+        "--seed",
+        "5",
+        "--cases",
+        "60",
+        "--seconds",
+        "600",
+    ]);
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    let limits: Vec<&str> = report
+        .lines()
+        .filter(|l| l.starts_with("  vectors not asked") && l.contains("exceed its limit of 100"))
+        .collect();
+    assert_eq!(limits.len(), 2, "{report}");
+    for line in limits {
+        assert!(line.contains(" to "), "a range of lengths: {line}");
+    }
+    let causes = report.find("\ncauses (").expect("causes");
+    let not_asked = report.find("\nnot asked or classified").expect("not asked");
+    assert!(causes < not_asked, "{report}");
+}
+
+/// Paths in `punycheck.toml` are taken from the working directory, as on
+/// the command line, and a file named there that cannot be read says so.
+#[test]
+fn a_configured_path_that_cannot_be_read_says_where_it_was_looked_for() {
+    let dir = temp_dir("config-paths");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(
+        dir.join("sub/gate.toml"),
+        "[implementation]\nspec = \"cleanroom\"\n\n[check]\nbaseline = \"baseline.toml\"\n",
+    )
+    .unwrap();
+    // Beside the file, but not in the working directory.
+    std::fs::write(dir.join("sub/baseline.toml"), "").unwrap();
+    let out = Command::new(BIN)
+        .args(["check", "--config", "sub/gate.toml", "--cases", "10"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cannot read baseline.toml")
+            && err.contains("taken from the working directory"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -235,6 +235,18 @@ fn no_implementation(options: &CheckOptions) -> String {
     )
 }
 
+/// The hint for a file named in `punycheck.toml` that cannot be read:
+/// where its path was taken from.
+fn from_working_directory() -> String {
+    let cwd = std::env::current_dir()
+        .map(|d| d.display().to_string())
+        .unwrap_or_else(|_| ".".into());
+    format!(
+        " (paths in {} are taken from the working directory, {cwd}, as on the command line)",
+        config::DEFAULT_FILE
+    )
+}
+
 /// Records the causes of `report` as the baseline at `path`, keeping the
 /// note of every cause the file already recorded (a file that does not
 /// exist yet, or does not parse, is simply replaced).
@@ -301,9 +313,16 @@ fn prepare(
         .as_ref()
         .filter(|_| options.write_baseline.is_none());
     let baseline = match options.baseline.as_ref().or(configured) {
-        Some(path) => Some(Baseline::parse(
-            &std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?,
-        )?),
+        Some(path) => Some(Baseline::parse(&std::fs::read_to_string(path).map_err(
+            |e| {
+                let hint = if options.baseline.is_none() {
+                    from_working_directory()
+                } else {
+                    String::new()
+                };
+                format!("cannot read {path}: {e}{hint}")
+            },
+        )?)?),
         None => None,
     };
     let mut files = file.check.files.clone();
@@ -322,7 +341,14 @@ fn prepare(
     }
     let engine = engines::from_spec(spec, &declared.options(codec)?)?;
     let seed = chosen_seed(options.seed.or(file.check.seed));
-    let cases: Vec<Case> = vectors::load(&files)?
+    let cases: Vec<Case> = vectors::load(&files)
+        .map_err(|e| {
+            if file.check.files.is_empty() {
+                e
+            } else {
+                e + &from_working_directory()
+            }
+        })?
         .into_iter()
         .filter(|c| c.codec == codec)
         .collect();

@@ -327,7 +327,9 @@ pub(crate) struct CheckArgs {
     #[command(flatten)]
     pub(crate) implementation: ImplArgs,
     /// Settings from this file (default: punycheck.toml in the working
-    /// directory, when there is one); options given here win.
+    /// directory, when there is one); options given here win. Paths and
+    /// the command in the file are taken from the working directory, as
+    /// on the command line.
     #[arg(long, value_name = "FILE")]
     pub(crate) config: Option<String>,
     /// How long to run in all, in seconds (default 30).

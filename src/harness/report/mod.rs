@@ -144,7 +144,8 @@ pub struct VectorSummary {
     pub run: usize,
     /// Passed.
     pub pass: usize,
-    /// Not asked, with the reason and how many.
+    /// Not asked, with the reason and how many (reasons that differ only
+    /// in a size given once, with its range).
     pub skipped: Vec<Skipped>,
     /// Known deviations (built-in implementations only).
     pub deviations: usize,
@@ -182,12 +183,64 @@ impl VectorSummary {
                 VectorOutcome::Fail(_) => summary.failed += 1,
             }
         }
-        summary.skipped = reasons
-            .into_iter()
-            .map(|(reason, count)| Skipped { reason, count })
-            .collect();
+        summary.skipped = summarized(reasons);
         summary
     }
+}
+
+/// Reasons that differ only in their first number (`1001 code points
+/// exceed its limit of 1000`, `1002 code points ...`: one per length) as
+/// one reason with the range of that number (`1001 to 4000 code points
+/// ...`), so that a report says each reason once.
+fn summarized(reasons: std::collections::BTreeMap<String, usize>) -> Vec<Skipped> {
+    // The reason with its first number taken out, and that number.
+    fn shape(reason: &str) -> (String, Option<u64>) {
+        let Some(start) = reason.find(|c: char| c.is_ascii_digit()) else {
+            return (reason.to_string(), None);
+        };
+        let end = reason[start..]
+            .find(|c: char| !c.is_ascii_digit())
+            .map_or(reason.len(), |k| start + k);
+        let number = reason[start..end].parse().ok();
+        (
+            format!("{}{{}}{}", &reason[..start], &reason[end..]),
+            number,
+        )
+    }
+    /// The reasons of one shape: the range of their number, how many
+    /// vectors, and the first reason as it was said.
+    struct Group {
+        range: Option<(u64, u64)>,
+        count: usize,
+        first: String,
+    }
+    let mut groups: std::collections::BTreeMap<String, Group> = Default::default();
+    for (reason, count) in reasons {
+        let (shape, number) = shape(&reason);
+        let group = groups.entry(shape).or_insert_with(|| Group {
+            range: None,
+            count: 0,
+            first: reason.clone(),
+        });
+        group.count += count;
+        if let Some(n) = number {
+            group.range = Some(
+                group
+                    .range
+                    .map_or((n, n), |(lo, hi)| (lo.min(n), hi.max(n))),
+            );
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(shape, group)| Skipped {
+            reason: match group.range {
+                Some((lo, hi)) if lo != hi => shape.replacen("{}", &format!("{lo} to {hi}"), 1),
+                _ => group.first,
+            },
+            count: group.count,
+        })
+        .collect()
 }
 
 impl CheckReport {
@@ -317,6 +370,33 @@ impl CheckReport {
                 s.property_checks, s.property_violations
             );
         }
+        // The causes first: they are what a reader of a failed gate wants.
+        if !self.campaign.causes.is_empty() {
+            let _ = writeln!(
+                out,
+                "\ncauses ({}), most severe first:",
+                self.campaign.causes.len()
+            );
+            for (k, cause) in self.campaign.causes.iter().enumerate() {
+                out += &self.cause_text(k + 1, cause);
+            }
+        }
+        if let Some(b) = &self.baseline {
+            for entry in &b.still_there {
+                let _ = writeln!(
+                    out,
+                    "  baseline cause not met by this run, its reproducer still shows it: {}: {} (reference: {}; implementation: {})",
+                    entry.direction, entry.kind, entry.reference, entry.got
+                );
+            }
+            for entry in &b.gone {
+                let _ = writeln!(
+                    out,
+                    "  FIXED: baseline cause no longer reproduces (remove it from the baseline): {}: {} (reference: {}; implementation: {})",
+                    entry.direction, entry.kind, entry.reference, entry.got
+                );
+            }
+        }
         let mut classified = String::new();
         for class in Class::ALL {
             let skipped = s.skipped.get(class.id()).copied().unwrap_or(0);
@@ -345,7 +425,7 @@ impl CheckReport {
             );
         }
         if !classified.is_empty() {
-            let _ = writeln!(
+            let _ = write!(
                 out,
                 "\nnot asked or classified (not failures):\n{classified}"
             );
@@ -358,32 +438,6 @@ impl CheckReport {
         }
         if let Some(why) = &self.campaign.aborted {
             let _ = writeln!(out, "\nstopped asking: {why}");
-        }
-        if !self.campaign.causes.is_empty() {
-            let _ = writeln!(
-                out,
-                "\ncauses ({}), most severe first:",
-                self.campaign.causes.len()
-            );
-            for (k, cause) in self.campaign.causes.iter().enumerate() {
-                out += &self.cause_text(k + 1, cause);
-            }
-        }
-        if let Some(b) = &self.baseline {
-            for entry in &b.still_there {
-                let _ = writeln!(
-                    out,
-                    "  baseline cause not met by this run, its reproducer still shows it: {}: {} (reference: {}; implementation: {})",
-                    entry.direction, entry.kind, entry.reference, entry.got
-                );
-            }
-            for entry in &b.gone {
-                let _ = writeln!(
-                    out,
-                    "  FIXED: baseline cause no longer reproduces (remove it from the baseline): {}: {} (reference: {}; implementation: {})",
-                    entry.direction, entry.kind, entry.reference, entry.got
-                );
-            }
         }
         let _ = writeln!(out, "\n{}", self.verdict());
         out
@@ -461,4 +515,37 @@ impl CheckReport {
 
 fn plural(n: u64) -> &'static str {
     if n == 1 { "" } else { "s" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reasons_that_differ_in_a_size_are_said_once_with_its_range() {
+        let reasons = [
+            ("1001 code points exceed its limit of 1000", 2),
+            ("4000 code points exceed its limit of 1000", 1),
+            ("2048 bytes exceed its limit of 2000", 1),
+            ("input is not printable ASCII", 3),
+        ]
+        .into_iter()
+        .map(|(r, n)| (r.to_string(), n))
+        .collect();
+        let said: std::collections::BTreeSet<(String, usize)> = summarized(reasons)
+            .into_iter()
+            .map(|s| (s.reason, s.count))
+            .collect();
+        assert_eq!(
+            said,
+            std::collections::BTreeSet::from([
+                ("2048 bytes exceed its limit of 2000".to_string(), 1),
+                (
+                    "1001 to 4000 code points exceed its limit of 1000".to_string(),
+                    3
+                ),
+                ("input is not printable ASCII".to_string(), 3),
+            ])
+        );
+    }
 }
