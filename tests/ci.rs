@@ -776,6 +776,20 @@ fn junit_agrees_with_the_exit_status() {
             vec!["--impl", &slow, "--seconds", "3"],
             3,
         ),
+        // A billion questions promised by --cases cannot be asked in 2 s:
+        // a run cut short, not a pass.
+        (
+            "fewer questions than --cases",
+            vec![
+                "--impl",
+                "cleanroom",
+                "--cases",
+                "1000000000",
+                "--seconds",
+                "2",
+            ],
+            3,
+        ),
         ("cannot start", vec!["--impl", "nope"], 2),
         ("no implementation", vec![], 2),
     ];

@@ -119,7 +119,7 @@ fn a_check_cut_by_its_time_reports_what_did_not_run() {
     let report = text(&out.stdout);
     assert_eq!(out.status.code(), Some(3), "{report}{}", text(&out.stderr));
     assert!(report.contains("did not run within --seconds"), "{report}");
-    assert!(report.contains("incomplete"), "{report}");
+    assert!(report.contains("\nINCOMPLETE: nothing found"), "{report}");
 }
 
 /// The RFC wrapper's own limits (`unicode_max_length` and `ace_max_length`

@@ -284,6 +284,21 @@ pub fn run(
             campaign.stats.unfinished
         ));
     }
+    // --cases promises that many questions: fewer within --seconds is a
+    // run cut short, never a pass (unless --fail-fast stopped it at a
+    // cause, or an interruption did).
+    let asked = campaign.stats.requests + campaign.stats.unfinished;
+    let fail_fast_stopped = settings.fail_fast && !campaign.causes.is_empty();
+    if let Some(wanted) = campaign_settings.cases
+        && asked < wanted
+        && !interrupted
+        && !fail_fast_stopped
+        && campaign.aborted.is_none()
+    {
+        incomplete.push(format!(
+            "{asked} of the {wanted} generated questions of --cases were asked within --seconds (give the check more time)"
+        ));
+    }
     let baseline = settings.baseline.as_ref().map(|b| {
         // Interrupted, the recorded causes this run did not meet cannot be
         // asked again: none of them is said to be gone (or still there).

@@ -319,8 +319,12 @@ impl CheckReport {
                 "INTERRUPTED after {:.1} s: {found}{known} (a partial report: not everything ran)",
                 self.seconds
             )
+        } else if self.conforming() && !self.incomplete.is_empty() {
+            format!(
+                "INCOMPLETE: nothing found in what ran{known}, but not everything ran (see above)"
+            )
         } else if self.conforming() {
-            format!("CONFORMING{known}{incomplete}")
+            format!("CONFORMING{known}")
         } else if causes == 0 {
             format!(
                 "NONCONFORMING: {gone} baseline cause{} no longer reproduce{}: remove {} from the baseline{incomplete}",
