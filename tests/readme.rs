@@ -626,6 +626,60 @@ fn every_readme_command_exits_as_the_readme_says() {
     assert!(ran >= 20, "only {ran} commands ran");
 }
 
+/// `cargo install` without `--locked` resolves the dependencies afresh and
+/// may build versions never tested here.
+#[test]
+fn every_cargo_install_is_locked() {
+    let mut installs = 0;
+    for (file, text) in documents() {
+        for line in sh_lines(&file, &text) {
+            if line.command.starts_with("cargo install") {
+                installs += 1;
+                assert!(
+                    line.command.split_whitespace().any(|w| w == "--locked"),
+                    "{}: `{}` without --locked",
+                    line.at,
+                    line.command
+                );
+            }
+        }
+    }
+    assert!(installs > 0, "no cargo install line found");
+}
+
+/// The README's gate in `punycheck.toml` is sized by `cases`, which the
+/// README recommends for a verdict that does not depend on the machine's
+/// load; `seconds` only as a ceiling.
+#[test]
+fn the_ci_gate_example_is_sized_by_cases() {
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let section = readme
+        .split("### A CI gate in one file")
+        .nth(1)
+        .expect("the README has its section \"A CI gate in one file\"");
+    let block = section
+        .split("```toml\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("the section shows a punycheck.toml");
+    let config: toml::Table = block.parse().expect("the example is TOML");
+    let check = config["check"].as_table().expect("a [check] table");
+    assert!(
+        check.get("cases").is_some_and(toml::Value::is_integer),
+        "the gate has no `cases`:\n{block}"
+    );
+    if check.contains_key("seconds") {
+        let line = block
+            .lines()
+            .find(|l| l.trim_start().starts_with("seconds"))
+            .unwrap();
+        assert!(
+            line.contains("ceiling"),
+            "`seconds` beside `cases` should say it is only a ceiling: {line}"
+        );
+    }
+}
+
 #[test]
 fn lines_are_read_with_their_continuations_and_comments() {
     let text = "text\n```sh\npunycheck check --impl 'a # b' \\\n    --cases 5  # exit 1: why\n\
