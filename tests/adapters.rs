@@ -7,8 +7,10 @@
 //! reproduces.
 //!
 //! An adapter whose implementation is not installed (`bash
-//! adapters/install.sh` installs them all) is left out and named on
-//! standard error; with `PUNYCHECK_ADAPTERS=all`, which `.ci/run` sets
+//! adapters/install.sh` installs them all) is left out, and `cargo test`'s
+//! normal output says so, above the test's `ok`: `SKIPPED gate NAME: its
+//! implementation is not installed ...` (written past libtest's capture,
+//! see `common::skip`); with `PUNYCHECK_ADAPTERS=all`, which `.ci/run` sets
 //! after running `install.sh`, a missing one fails its test. CPython and
 //! Node are on every machine of this project's kind, so their gates always
 //! run.
@@ -59,9 +61,21 @@ fn available(words: &[String]) -> Result<(), String> {
     } else {
         Err(format!(
             "encodes a, e-acute as {stdout:?} ({})",
-            String::from_utf8_lossy(&out.stderr).trim()
+            why_line(&String::from_utf8_lossy(&out.stderr))
         ))
     }
+}
+
+/// The line of an adapter's standard error that says why it failed, so that
+/// a skip stays one line: the first that names an error (Node's `Error:
+/// Cannot find module` comes after a stack of other lines), or else the last.
+fn why_line(stderr: &str) -> &str {
+    let mut lines = stderr.lines().map(str::trim).filter(|l| !l.is_empty());
+    lines
+        .clone()
+        .find(|l| l.contains("Error") || l.contains("error") || l.starts_with("Can't"))
+        .or_else(|| lines.next_back())
+        .unwrap_or("nothing on standard error")
 }
 
 /// What the adapter answers through `pipe:` to `questions`, one line each.
@@ -75,12 +89,15 @@ fn gate(name: &str, always: bool) {
     let gate = format!("adapters/gates/{name}.toml");
     let words = command_of(&gate);
     if let Err(why) = available(&words) {
-        let required = std::env::var("PUNYCHECK_ADAPTERS").is_ok_and(|v| v == "all");
         assert!(
-            !always && !required,
+            !always,
             "{gate}: the adapter is not available: {why} (bash adapters/install.sh installs it)"
         );
-        eprintln!("{gate}: left out, not installed: {why} (bash adapters/install.sh)");
+        common::skip(
+            &format!("gate {name}"),
+            &format!("its implementation is not installed: {why}"),
+            "bash adapters/install.sh installs it",
+        );
         return;
     }
     // Our adapter, not the implementation, must carry every byte: a text
@@ -105,6 +122,51 @@ fn gate(name: &str, always: bool) {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(report.contains("CONFORMING"), "{gate}:\n{report}");
+}
+
+/// A gate left out for want of its implementation shows in `cargo test`'s
+/// normal output, and fails with `PUNYCHECK_ADAPTERS=all`. The test binary
+/// runs its own `ruby_simpleidn` test with an empty `PATH`, where `ruby`
+/// cannot start, as a fresh machine without the adapters would.
+#[test]
+fn a_skipped_gate_shows_in_the_test_output() {
+    let empty = std::env::temp_dir().join(format!("punycheck-no-path-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let run = |all: bool| {
+        let mut test = Command::new(std::env::current_exe().unwrap());
+        test.args(["ruby_simpleidn", "--exact"])
+            .env("PATH", &empty)
+            .env_remove("PUNYCHECK_ADAPTERS");
+        if all {
+            test.env("PUNYCHECK_ADAPTERS", "all");
+        }
+        test.output().unwrap()
+    };
+    let skipped = run(false);
+    let all = run(true);
+    let _ = std::fs::remove_dir(&empty);
+    let text = |out: &Output| {
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+    assert!(skipped.status.success(), "{}", text(&skipped));
+    assert!(
+        String::from_utf8_lossy(&skipped.stderr).contains(
+            "SKIPPED gate ruby_simpleidn: its implementation is not installed: ruby does not start"
+        ),
+        "the skip is not in the test's output:\n{}",
+        text(&skipped)
+    );
+    assert!(text(&skipped).contains("1 passed"), "{}", text(&skipped));
+    assert!(!all.status.success(), "{}", text(&all));
+    assert!(
+        text(&all).contains("PUNYCHECK_ADAPTERS=all requires it"),
+        "{}",
+        text(&all)
+    );
 }
 
 macro_rules! gates {

@@ -3,6 +3,7 @@
 // Each test binary uses a part of these.
 #![allow(dead_code)]
 
+use std::io::Write;
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
@@ -61,4 +62,30 @@ pub fn python_command() -> Command {
     let mut command = Command::new(words.next().expect("an interpreter"));
     command.args(words);
     command
+}
+
+/// Whether `PUNYCHECK_ADAPTERS=all` is set: `.ci/run` sets it after `bash
+/// adapters/install.sh`, and then an implementation that is not installed
+/// fails its test instead of being skipped.
+pub fn all_required() -> bool {
+    std::env::var("PUNYCHECK_ADAPTERS").is_ok_and(|v| v == "all")
+}
+
+/// Leaves out `what`, which needs something this machine lacks (`why`;
+/// `hint` says how to get it), and says so in a line `SKIPPED what: why
+/// (hint; PUNYCHECK_ADAPTERS=all makes this a failure)`. The line goes to
+/// the test process's standard error itself, so that it is seen: libtest captures
+/// `eprintln!` of a passing test and shows nothing of it, so a skipped
+/// check read as a pass; a write to the `stderr()` handle is not captured
+/// and shows in `cargo test`'s normal output. With [`all_required`] it
+/// fails instead.
+pub fn skip(what: &str, why: &str, hint: &str) {
+    assert!(
+        !all_required(),
+        "{what}: {why} ({hint}); PUNYCHECK_ADAPTERS=all requires it"
+    );
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED {what}: {why} ({hint}; PUNYCHECK_ADAPTERS=all makes this a failure)"
+    );
 }
