@@ -6,6 +6,7 @@ pub mod campaign;
 pub mod causes;
 pub mod check;
 pub mod compare;
+pub mod cost;
 pub mod generate;
 pub mod matrix;
 pub mod minimize;
