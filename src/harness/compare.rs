@@ -11,7 +11,7 @@ use crate::codec::Codec;
 use crate::engines::{
     Capabilities, CodePointDomain, Engine, EngineError, ErrorDetail, check_supported,
 };
-use crate::vocabulary::{CodePoints, Expected, classes::Class};
+use crate::vocabulary::{CodePoints, Expected, classes::Class, excerpt};
 pub use crate::vocabulary::{Request, describe};
 
 /// How an answer compares with the reference.
@@ -158,7 +158,10 @@ pub fn is_refusal(got: &Result<Expected, EngineError>) -> bool {
     matches!(
         got,
         Ok(Expected::Error(_))
-            | Err(EngineError::Rejected(_) | EngineError::Unsupported(_) | EngineError::Limit(_))
+            | Err(EngineError::Rejected(_)
+                | EngineError::Failed(_)
+                | EngineError::Unsupported(_)
+                | EngineError::Limit(_))
     )
 }
 
@@ -359,17 +362,19 @@ fn compare_answer(
         && want.values.iter().any(|&cp| !caps.domain.contains(cp))
     {
         return match got {
-            Ok(Expected::Error(_)) | Err(EngineError::Rejected(_)) => Verdict::Divergence {
-                class: Class::Domain,
-                detail: format!(
-                    "decodes to a code point outside its domain ({}), which it refuses as declared",
-                    caps.domain.meaning()
-                ),
-            },
+            Ok(Expected::Error(_)) | Err(EngineError::Rejected(_) | EngineError::Failed(_)) => {
+                Verdict::Divergence {
+                    class: Class::Domain,
+                    detail: format!(
+                        "decodes to a code point outside its domain ({}), which it refuses as declared",
+                        caps.domain.meaning()
+                    ),
+                }
+            }
             other => Verdict::Nonconformance(format!(
                 "the result [{want}] is outside its declared domain ({}) and must be refused, got {}",
                 caps.domain.meaning(),
-                describe(other)
+                excerpt(&describe(other))
             )),
         };
     }
@@ -377,7 +382,7 @@ fn compare_answer(
         Verdict::Nonconformance(format!(
             "expected {}, got {}",
             describe(&Ok(reference.clone())),
-            describe(got)
+            excerpt(&describe(got))
         ))
     };
     match (reference, got) {
@@ -408,8 +413,8 @@ fn compare_answer(
             }
         }
         (Expected::Error(want), Ok(Expected::Error(answer))) if want == answer => Verdict::Same,
-        (Expected::Error(want), Err(EngineError::Rejected(None)))
-            if caps.errors == ErrorDetail::FailureOnly =>
+        (Expected::Error(want), Err(e))
+            if e.is_kindless_refusal() && caps.errors == ErrorDetail::FailureOnly =>
         {
             Verdict::Divergence {
                 class: Class::ErrorDetail,
@@ -662,6 +667,42 @@ mod tests {
                 true
             ),
             Verdict::Same
+        );
+    }
+
+    /// What an implementation says when it fails without a kind is shown,
+    /// bounded, in the detail.
+    #[test]
+    fn a_failure_shows_its_own_words_bounded() {
+        let request = Request::Decode(b"a-bga".to_vec());
+        let reference = reference(&request).unwrap();
+        let caps = Capabilities {
+            errors: ErrorDetail::FailureOnly,
+            ..declared(CodePointDomain::U32)
+        };
+        let said = |why: String| {
+            evaluate(
+                &caps,
+                Codec::Punycode,
+                &request,
+                &reference,
+                &Err(EngineError::Failed(why)),
+                true,
+            )
+        };
+        assert_eq!(
+            said("Illegal char found".into()),
+            Verdict::Nonconformance(
+                "expected [u+0061 u+00E9], got failed (no error kind given): Illegal char found"
+                    .into()
+            )
+        );
+        let Verdict::Nonconformance(long) = said("x".repeat(1 << 20)) else {
+            panic!("a finding");
+        };
+        assert!(
+            long.len() < 1000 && long.ends_with("… (1,048,606 bytes in all)"),
+            "{long}"
         );
     }
 }
