@@ -131,3 +131,59 @@ fn a_huge_answer_is_a_short_cause() {
         assert!(report.contains(quote), "{report}");
     }
 }
+
+/// `--errors failure-only` with `--max-encode 256 --max-decode 256`: a
+/// program that refuses, with only "failed: ...", whatever is beyond 256
+/// (223 code points whose encoding has 257 bytes among them) is honestly
+/// declared, and conforming. Without the limits declared, the same
+/// refusals are findings, one cause per direction whatever the words of
+/// each refusal, and the report shows those words.
+#[test]
+fn a_failure_beyond_a_declared_limit_is_the_limit_and_its_words_are_shown() {
+    let spec = answers("--failed --max 256");
+    let base = [
+        "check",
+        "--impl",
+        &spec,
+        "--errors",
+        "failure-only",
+        "--seed",
+        "1",
+        "--cases",
+        "300",
+    ];
+    let limited = punycheck(&[&base[..], &["--max-encode", "256", "--max-decode", "256"]].concat());
+    let report = text(&limited.stdout);
+    assert_eq!(
+        limited.status.code(),
+        Some(0),
+        "{report}{}",
+        text(&limited.stderr)
+    );
+    assert!(
+        report.contains("failed without saying why, which its declared limit explains: its encoding has 257 bytes, beyond its declared --max-decode 256"),
+        "{report}"
+    );
+
+    let unlimited = punycheck(&base);
+    let report = text(&unlimited.stdout);
+    assert_eq!(
+        unlimited.status.code(),
+        Some(1),
+        "{report}{}",
+        text(&unlimited.stderr)
+    );
+    assert!(report.contains("causes (2)"), "{report}");
+    for direction in ["encode", "decode"] {
+        assert!(
+            report.contains(&format!(
+                "{direction}: rejects what the reference accepts (reference: success; implementation: failure)"
+            )),
+            "{report}"
+        );
+    }
+    assert!(
+        report.contains("got failed (no error kind given): Illegal char found in "),
+        "{report}"
+    );
+}
