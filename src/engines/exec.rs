@@ -25,6 +25,15 @@
 //! an uncaught exception, panic or sanitizer report is
 //! [`EngineError::Crashed`], with the line that says why; one that prints
 //! anything but the convention's output is [`EngineError::Broken`].
+//! Whatever a message quotes of what it printed is bounded
+//! ([`crate::vocabulary::excerpt`]).
+//!
+//! # Size
+//!
+//! Over 800 lines only with its unit tests (the code is under 680): the
+//! convention's parsing and its crash lines (Perl, Ruby, Python, Java,
+//! Rust, sanitizers), shared with `pipe:`, are tested here with the
+//! standard error real programs printed.
 
 use std::io::{self, Read, Write};
 use std::os::unix::process::ExitStatusExt;

@@ -6,6 +6,12 @@
 //! reason, different in a way a divergence class explains, or a
 //! nonconformance. The vector runner, the differential engine and `check`
 //! all judge through [`judge`], so they agree on what counts.
+//!
+//! # Size
+//!
+//! Over 800 lines only with its unit tests (the code is under 460): each
+//! rule of judgement (domains, declared limits, error detail) is tested
+//! here, beside the rule, in both directions.
 
 use crate::codec::Codec;
 use crate::engines::{
