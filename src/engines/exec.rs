@@ -25,6 +25,15 @@
 //! an uncaught exception, panic or sanitizer report is
 //! [`EngineError::Crashed`], with the line that says why; one that prints
 //! anything but the convention's output is [`EngineError::Broken`].
+//! Whatever a message quotes of what it printed is bounded
+//! ([`crate::vocabulary::excerpt`]).
+//!
+//! # Size
+//!
+//! Over 800 lines only with its unit tests (the code is under 680): the
+//! convention's parsing and its crash lines (Perl, Ruby, Python, Java,
+//! Rust, sanitizers), shared with `pipe:`, are tested here with the
+//! standard error real programs printed.
 
 use std::io::{self, Read, Write};
 use std::os::unix::process::ExitStatusExt;
@@ -42,7 +51,7 @@ use super::{
 };
 use crate::codec::Codec;
 use crate::punycode::{CaseFlags, Decoded, ErrorKind};
-use crate::vocabulary::{CodePoints, parse_hex};
+use crate::vocabulary::{CodePoints, excerpt, parse_hex, quoted};
 
 /// The most a program may print on either stream before it counts as broken
 /// (256 MiB: a decoding of 10^7 code points, printed one `u+XXXXXX` line
@@ -66,8 +75,9 @@ pub struct Exec {
 
 /// How one run ended without an exit status.
 enum Stopped {
-    /// Not within the time it was given.
-    TimedOut,
+    /// Not within the time it was given: with what it had printed on
+    /// standard output by then, if anything.
+    TimedOut(Option<Vec<u8>>),
     /// The run's deadline came first.
     Cancelled,
     /// Another failure, already an error.
@@ -152,6 +162,7 @@ impl Exec {
     fn run(&self, mode: &str, input: Vec<u8>) -> Result<Run, EngineError> {
         let deadline = *self.deadline.lock().unwrap_or_else(|e| e.into_inner());
         let mut limit = self.timeout;
+        let mut printed = None;
         for attempt in 0..2 {
             let allowed = match deadline {
                 Some(end) => limit.min(end.saturating_duration_since(Instant::now())),
@@ -161,13 +172,24 @@ impl Exec {
                 Ok(run) => return Ok(run),
                 Err(Stopped::Error(e)) => return Err(e),
                 Err(Stopped::Cancelled) => return Err(EngineError::Cancelled),
-                Err(Stopped::TimedOut) if allowed < limit => return Err(EngineError::Cancelled),
-                Err(Stopped::TimedOut) if attempt == 0 => limit = self.timeout * RETRY_FACTOR,
-                Err(Stopped::TimedOut) => {}
+                Err(Stopped::TimedOut(_)) if allowed < limit => return Err(EngineError::Cancelled),
+                Err(Stopped::TimedOut(out)) => {
+                    printed = out;
+                    if attempt == 0 {
+                        limit = self.timeout * RETRY_FACTOR;
+                    }
+                }
             }
         }
+        let printed = match printed {
+            Some(out) => format!(
+                "; it had printed {} on standard output, and not exited",
+                quoted(&out)
+            ),
+            None => String::new(),
+        };
         Err(EngineError::Hung(format!(
-            "no answer within {:.1} s, nor within {:.1} s when asked again (killed)",
+            "no answer within {:.1} s, nor within {:.1} s when asked again (killed){printed}",
             self.timeout.as_secs_f64(),
             limit.as_secs_f64()
         )))
@@ -194,7 +216,12 @@ impl Exec {
             Ok(Some(status)) => status,
             Ok(None) => {
                 kill_group(&mut child);
-                return Err(Stopped::TimedOut);
+                let printed = out_reader
+                    .recv_timeout(Duration::from_secs(1))
+                    .ok()
+                    .flatten()
+                    .filter(|out| !out.is_empty());
+                return Err(Stopped::TimedOut(printed));
             }
             Err(e) => {
                 kill_group(&mut child);
@@ -247,9 +274,9 @@ impl Exec {
             error
         } else {
             EngineError::Broken(format!(
-                "exit status {} with a message outside the convention: {:?}",
+                "exit status {} with a message outside the convention: {}",
                 run.status.unwrap_or(-1),
-                message.trim_end()
+                quoted(message.trim_end().as_bytes())
             ))
         }
     }
@@ -258,7 +285,9 @@ impl Exec {
 /// What a failure message of the convention says (`invalid input`,
 /// `arithmetic overflow`, `input or output is too large...`, `failed...`);
 /// `None` for any other message. Without `kinds` (a program declared
-/// `--errors failure-only`) every failure is one without a kind.
+/// `--errors failure-only`) every failure is one without a kind. What a
+/// program says after `failed` (`failed: Illegal char found`) is kept,
+/// bounded, to be shown ([`EngineError::Failed`]).
 pub(super) fn convention_error(message: &str, kinds: bool) -> Option<EngineError> {
     let kind = |kind| Some(EngineError::Rejected(kinds.then_some(kind)));
     if message.contains("invalid input") {
@@ -266,9 +295,14 @@ pub(super) fn convention_error(message: &str, kinds: bool) -> Option<EngineError
     } else if message.contains("arithmetic overflow") {
         kind(ErrorKind::Overflow)
     } else if message.contains("input or output is too large") {
-        Some(EngineError::Limit(message.to_string()))
-    } else if message.starts_with("failed") {
-        Some(EngineError::Rejected(None))
+        Some(EngineError::Limit(excerpt(message)))
+    } else if let Some(rest) = message.strip_prefix("failed") {
+        let why = rest.strip_prefix(':').unwrap_or(rest).trim();
+        Some(if why.is_empty() {
+            EngineError::Rejected(None)
+        } else {
+            EngineError::Failed(excerpt(why))
+        })
     } else {
         None
     }
@@ -282,18 +316,22 @@ pub(super) fn convention_error(message: &str, kinds: bool) -> Option<EngineError
 /// at all fails here.
 pub(super) fn probe(engine: &dyn Engine, convention: &str) -> Result<(), String> {
     let name = engine.name();
-    let refused = |what: &str, kind: Option<ErrorKind>| {
+    let refused = |what: &str, error: &EngineError| {
+        let why = match error {
+            EngineError::Rejected(Some(kind)) => kind.name().to_string(),
+            EngineError::Failed(why) => format!("failed, saying {why:?}"),
+            _ => "no reason".to_string(),
+        };
         format!(
-            "{name} refused the probe {what} ({}), which every implementation accepts: does it follow {convention}?",
-            kind.map_or("no reason", ErrorKind::name)
+            "{name} refused the probe {what} ({why}), which every implementation accepts: does it follow {convention}?"
         )
     };
     let directions = engine.capabilities().directions;
     if directions.encodes() {
         match engine.encode(&[0x61, 0xE9], None) {
             Ok(_) => {}
-            Err(EngineError::Rejected(kind)) => {
-                return Err(refused("to encode u+0061 u+00E9", kind));
+            Err(e @ (EngineError::Rejected(_) | EngineError::Failed(_))) => {
+                return Err(refused("to encode u+0061 u+00E9", &e));
             }
             Err(e) => return Err(format!("{name} cannot encode: {e}")),
         }
@@ -307,12 +345,15 @@ pub(super) fn probe(engine: &dyn Engine, convention: &str) -> Result<(), String>
     let shown = String::from_utf8_lossy(&probe).into_owned();
     match engine.decode(&probe) {
         Ok(_) => Ok(()),
-        Err(EngineError::Rejected(kind)) => Err(refused(&format!("to decode {shown}"), kind)),
+        Err(e @ (EngineError::Rejected(_) | EngineError::Failed(_))) => {
+            Err(refused(&format!("to decode {shown}"), &e))
+        }
         Err(e) => Err(format!("{name} cannot decode: {e}")),
     }
 }
 
-/// The line of a dying program's standard error that says why, whole: a
+/// The line of a dying program's standard error that says why, whole up
+/// to [`crate::vocabulary::excerpt::EXCERPT_BYTES`] ([`excerpt()`]): a
 /// sanitizer's `SUMMARY:` line, a Rust panic's first line with its
 /// message, the last line of a Python traceback, a Java exception's line,
 /// a Perl `die` (`MESSAGE at FILE line N.`), a Ruby uncaught exception
@@ -320,6 +361,11 @@ pub(super) fn probe(engine: &dyn Engine, convention: &str) -> Result<(), String>
 /// look like a crash. A message of the convention (`invalid input`,
 /// `failed: ...`) is never one, even when it quotes a location.
 pub fn crash_line(stderr: &str) -> Option<String> {
+    whole_crash_line(stderr).map(|line| excerpt(&line))
+}
+
+/// [`crash_line`], whole.
+fn whole_crash_line(stderr: &str) -> Option<String> {
     let lines: Vec<&str> = stderr.lines().map(str::trim_end).collect();
     let first = lines.first().copied().unwrap_or("");
     let convention = [
@@ -476,7 +522,7 @@ pub(super) fn parse_token(token: &str) -> Result<(u32, bool), String> {
         .ok()
         .filter(|c| good && c.values.len() == 1)
         .map(|c| (c.values[0], c.flags[0]))
-        .ok_or_else(|| format!("{token:?} is not u+XXXX or U+XXXX"))
+        .ok_or_else(|| format!("{} is not u+XXXX or U+XXXX", quoted(token.as_bytes())))
 }
 
 /// Parses the decoder's output: one `u+XXXX`/`U+XXXX` line per code point,
@@ -484,7 +530,10 @@ pub(super) fn parse_token(token: &str) -> Result<(u32, bool), String> {
 fn parse_code_point_lines(stdout: &[u8]) -> Result<Decoded, String> {
     let text = std::str::from_utf8(stdout).map_err(|_| "output is not text".to_string())?;
     if !text.is_empty() && !text.ends_with('\n') {
-        return Err(format!("output does not end with a newline: {text:?}"));
+        return Err(format!(
+            "output does not end with a newline: {}",
+            quoted(text.as_bytes())
+        ));
     }
     let mut decoded = Decoded::default();
     for line in text.lines() {
@@ -553,14 +602,14 @@ pub(super) fn program_capabilities(declaration: &Declaration, hex_channel: bool)
 fn parse_punycode_line(stdout: &[u8]) -> Result<Vec<u8>, String> {
     let Some(line) = stdout.strip_suffix(b"\n") else {
         return Err(format!(
-            "output is not one line ending in a newline: {:?}",
-            String::from_utf8_lossy(stdout)
+            "output is not one line ending in a newline: {}",
+            quoted(stdout)
         ));
     };
     if let Some(&bad) = line.iter().find(|&&b| !(0x20..0x7F).contains(&b)) {
         return Err(format!(
-            "output contains byte {bad:#04X}, which is not printable ASCII: {:?}",
-            String::from_utf8_lossy(stdout)
+            "output contains byte {bad:#04X}, which is not printable ASCII: {}",
+            quoted(stdout)
         ));
     }
     Ok(line.to_vec())
@@ -701,5 +750,72 @@ mod tests {
         let none = Declaration::default;
         assert!(Exec::new("", none(), Duration::from_secs(1)).is_err());
         assert!(Exec::new("'unterminated", none(), Duration::from_secs(1)).is_err());
+    }
+
+    #[test]
+    fn a_failure_keeps_its_own_words_but_not_its_kind() {
+        for kinds in [true, false] {
+            assert_eq!(
+                convention_error("failed: Illegal char found", kinds),
+                Some(EngineError::Failed("Illegal char found".into()))
+            );
+            for bare in ["failed", "failed:", "failed:  "] {
+                assert_eq!(
+                    convention_error(bare, kinds),
+                    Some(EngineError::Rejected(None))
+                );
+            }
+        }
+        let long = format!("failed: {}", "y".repeat(100_000));
+        let Some(EngineError::Failed(why)) = convention_error(&long, false) else {
+            panic!("a failure");
+        };
+        assert!(why.ends_with("y… (100,000 bytes in all)"), "{why}");
+        let Some(EngineError::Limit(why)) =
+            convention_error(&format!("input or output is too large{long}"), true)
+        else {
+            panic!("a limit");
+        };
+        assert!(why.len() < 400, "{why}");
+    }
+
+    #[test]
+    fn quoted_output_and_crash_lines_are_bounded() {
+        let huge = "z".repeat(10_000_000);
+        let line = format!("{huge}\x01\n");
+        let e = parse_punycode_line(line.as_bytes()).unwrap_err();
+        assert!(
+            e.len() < 500 && e.ends_with("(10,000,002 bytes in all)"),
+            "{e}"
+        );
+        let e = parse_code_point_lines(format!("{huge}\n").as_bytes()).unwrap_err();
+        assert!(
+            e.len() < 500 && e.contains("(10,000,000 bytes in all)"),
+            "{e}"
+        );
+        let panic = format!("thread 'main' panicked at src/lib.rs:1:1:\n{huge}\n");
+        let said = crash_line(&panic).unwrap();
+        assert!(
+            said.len() < 500 && said.ends_with("(10,000,042 bytes in all)"),
+            "{said}"
+        );
+    }
+
+    /// A hang says what the program had printed (a second is ample for
+    /// `sh` to print before it sleeps, and the second try has four).
+    #[test]
+    fn a_hang_says_what_it_had_printed() {
+        let exec = Exec::new(
+            "sh -c 'printf a-; exec sleep 60' sh",
+            Declaration::default(),
+            Duration::from_secs(1),
+        )
+        .unwrap();
+        let hung = exec.decode(b"a");
+        assert!(
+            matches!(&hung, Err(EngineError::Hung(m))
+                if m.ends_with("; it had printed \"a-\" on standard output, and not exited")),
+            "{hung:?}"
+        );
     }
 }

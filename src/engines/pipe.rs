@@ -22,11 +22,13 @@
 //! has crashed on that question ([`EngineError::Crashed`], with the line of
 //! its standard error that says why); one that does not answer in time is
 //! restarted and asked once more with four times the limit before it counts
-//! as hung ([`EngineError::Hung`]); an answer outside the protocol is
-//! [`EngineError::Broken`]. In each case the program is restarted for the
-//! next question.
+//! as hung ([`EngineError::Hung`], which says so when it had begun an
+//! answer line and never finished it, and quotes the beginning); an answer
+//! outside the protocol is [`EngineError::Broken`]. In each case the
+//! program is restarted for the next question. Whatever a message quotes of
+//! what the program printed is bounded ([`crate::vocabulary::excerpt`]).
 
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, BufRead, BufReader, ErrorKind, Read, Write};
 use std::os::unix::process::ExitStatusExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::{Arc, Mutex, MutexGuard, mpsc};
@@ -44,7 +46,8 @@ use super::{
 };
 use crate::codec::Codec;
 use crate::punycode::{CaseFlags, Decoded};
-use crate::vocabulary::parse_hex;
+use crate::vocabulary::excerpt::{EXCERPT_BYTES, quoted_head};
+use crate::vocabulary::{excerpt, parse_hex, quoted};
 
 /// How much longer the second try of a question that timed out may take.
 const RETRY_FACTOR: u32 = 4;
@@ -74,6 +77,8 @@ struct Worker {
     questions: mpsc::Sender<Vec<u8>>,
     /// Lines of its standard output, from the reader thread.
     answers: mpsc::Receiver<Line>,
+    /// The line the reader thread is in the middle of, if any.
+    unfinished: Arc<Mutex<Unfinished>>,
     /// The end of its standard error since the question in flight.
     stderr: Arc<Mutex<Vec<u8>>>,
     /// Says when its standard error has been read to the end.
@@ -91,10 +96,20 @@ enum Line {
     End,
 }
 
+/// The start of a line of the program's output that has no newline yet.
+#[derive(Debug, Default)]
+struct Unfinished {
+    /// Its first bytes, at most [`EXCERPT_BYTES`].
+    head: Vec<u8>,
+    /// Its length so far.
+    len: usize,
+}
+
 /// How waiting for an answer ended without one.
 enum NoAnswer {
-    /// Not within the time it was given: the worker was killed.
-    TimedOut,
+    /// Not within the time it was given: the worker was killed. With the
+    /// answer line it had begun and not finished, quoted, if any.
+    TimedOut(Option<String>),
     /// An error, and the worker is gone.
     Error(EngineError),
 }
@@ -166,6 +181,7 @@ impl Pipe {
     fn ask(&self, question: &[u8]) -> Result<Vec<u8>, EngineError> {
         let deadline = *self.deadline.lock().unwrap_or_else(|e| e.into_inner());
         let mut limit = self.timeout;
+        let mut unfinished = None;
         for attempt in 0..2 {
             let allowed = match deadline {
                 Some(end) => limit.min(end.saturating_duration_since(Instant::now())),
@@ -190,13 +206,25 @@ impl Pipe {
                     return Ok(answer);
                 }
                 Err(NoAnswer::Error(e)) => return Err(e),
-                Err(NoAnswer::TimedOut) if allowed < limit => return Err(EngineError::Cancelled),
-                Err(NoAnswer::TimedOut) if attempt == 0 => limit = self.timeout * RETRY_FACTOR,
-                Err(NoAnswer::TimedOut) => {}
+                Err(NoAnswer::TimedOut(_)) if allowed < limit => {
+                    return Err(EngineError::Cancelled);
+                }
+                Err(NoAnswer::TimedOut(begun)) => {
+                    unfinished = begun;
+                    if attempt == 0 {
+                        limit = self.timeout * RETRY_FACTOR;
+                    }
+                }
             }
         }
+        let unfinished = match unfinished {
+            Some(begun) => {
+                format!("; its answer line was unfinished: it had printed {begun} and no newline")
+            }
+            None => String::new(),
+        };
         Err(EngineError::Hung(format!(
-            "no answer within {:.1} s, nor within {:.1} s when asked again of a fresh process (killed)",
+            "no answer within {:.1} s, nor within {:.1} s when asked again of a fresh process (killed){unfinished}",
             self.timeout.as_secs_f64(),
             limit.as_secs_f64()
         )))
@@ -224,12 +252,14 @@ impl Pipe {
             let kinds = self.capabilities().errors == ErrorDetail::Kinds;
             return Err(convention_error(message.trim(), kinds).unwrap_or_else(|| {
                 EngineError::Broken(format!(
-                    "an error message outside the convention: {message:?}"
+                    "an error message outside the convention: {}",
+                    quoted(message.as_bytes())
                 ))
             }));
         }
         Err(EngineError::Broken(format!(
-            "the answer is neither \"ok ...\" nor \"error ...\": {answer:?}"
+            "answered {}, a line that starts with neither ok nor error",
+            quoted(answer.as_bytes())
         )))
     }
 }
@@ -252,7 +282,9 @@ impl Worker {
         let (questions, to_write) = mpsc::channel();
         thread::spawn(move || write_questions(stdin, to_write));
         let (send, answers) = mpsc::channel();
-        thread::spawn(move || read_answers(stdout, send));
+        let unfinished = Arc::new(Mutex::new(Unfinished::default()));
+        let line = Arc::clone(&unfinished);
+        thread::spawn(move || read_answers(stdout, send, &line));
         let stderr = Arc::new(Mutex::new(Vec::new()));
         let kept = Arc::clone(&stderr);
         let (done, stderr_done) = mpsc::channel();
@@ -272,6 +304,7 @@ impl Worker {
             child,
             questions,
             answers,
+            unfinished,
             stderr,
             stderr_done,
         })
@@ -303,8 +336,12 @@ impl Worker {
                 Err(NoAnswer::Error(self.died()))
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {
+                let begun = {
+                    let line = self.unfinished.lock().unwrap_or_else(|e| e.into_inner());
+                    (line.len > 0).then(|| quoted_head(&line.head, line.len))
+                };
                 self.end();
-                Err(NoAnswer::TimedOut)
+                Err(NoAnswer::TimedOut(begun))
             }
         }
     }
@@ -336,7 +373,7 @@ impl Worker {
                 .lines()
                 .rev()
                 .find(|l| !l.trim().is_empty())
-                .map(|l| l.trim_end().to_string())
+                .map(|l| excerpt(l.trim_end()))
         });
         let how = match status {
             Some(status) => match status.code() {
@@ -380,35 +417,44 @@ fn write_questions(stdin: ChildStdin, questions: mpsc::Receiver<Vec<u8>>) {
     }
 }
 
-/// Sends each line of the program's output, then [`Line::End`].
-fn read_answers(stdout: impl Read, answers: mpsc::Sender<Line>) {
+/// Sends each line of the program's output, then [`Line::End`]; keeps the
+/// start of the line it is in the middle of in `unfinished`, for a hang's
+/// message.
+fn read_answers(stdout: impl Read, answers: mpsc::Sender<Line>, unfinished: &Mutex<Unfinished>) {
     let mut reader = BufReader::with_capacity(64 << 10, stdout);
+    let mut line = Vec::new();
     loop {
-        let mut line = Vec::new();
-        let read = (&mut reader)
-            .take(MAX_OUTPUT + 1)
-            .read_until(b'\n', &mut line);
-        let sent = match read {
-            Ok(0) | Err(_) => {
-                let _ = answers.send(Line::End);
-                return;
-            }
-            Ok(_) if line.last() == Some(&b'\n') => {
-                line.pop();
-                answers.send(Line::Text(line))
-            }
-            Ok(_) if line.len() as u64 > MAX_OUTPUT => {
-                let _ = answers.send(Line::TooLong);
-                return;
-            }
-            // The output ended inside a line.
-            Ok(_) => {
-                let _ = answers.send(Line::End);
-                return;
-            }
+        let chunk = match reader.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(_) => &[][..],
         };
-        if sent.is_err() {
+        // The end of the output (inside a line or not), or an error.
+        if chunk.is_empty() {
+            let _ = answers.send(Line::End);
             return;
+        }
+        let newline = chunk.iter().position(|&b| b == b'\n');
+        let taken = newline.map_or(chunk.len(), |k| k + 1);
+        line.extend_from_slice(&chunk[..newline.unwrap_or(taken)]);
+        reader.consume(taken);
+        if line.len() as u64 > MAX_OUTPUT {
+            let _ = answers.send(Line::TooLong);
+            return;
+        }
+        let mut kept = unfinished.lock().unwrap_or_else(|e| e.into_inner());
+        if newline.is_some() {
+            *kept = Unfinished::default();
+            drop(kept);
+            if answers.send(Line::Text(std::mem::take(&mut line))).is_err() {
+                return;
+            }
+        } else {
+            let room = EXCERPT_BYTES.saturating_sub(kept.head.len());
+            let start = kept.len;
+            kept.head
+                .extend_from_slice(&line[start..line.len().min(start + room)]);
+            kept.len = line.len();
         }
     }
 }
@@ -443,7 +489,8 @@ impl Engine for Pipe {
         }
         if let Some(bad) = result.bytes().find(|b| !(0x20..0x7F).contains(b)) {
             return Err(EngineError::Broken(format!(
-                "result contains byte {bad:#04X}, which is not printable ASCII: {result:?}"
+                "result contains byte {bad:#04X}, which is not printable ASCII: {}",
+                quoted(result.as_bytes())
             )));
         }
         Ok(result.into_bytes())
@@ -555,5 +602,81 @@ mod tests {
         );
         assert_eq!(pipe.encode(&[], None).unwrap(), b"");
         assert!(pipe.decode(b"").unwrap().code_points.is_empty());
+    }
+
+    #[test]
+    fn a_failure_keeps_its_own_words() {
+        let pipe = sh("read line; echo 'error failed: Illegal char found'; \
+            read line; echo 'error failed'; read line; echo 'error failed:  '");
+        let failed = pipe.decode(b"x");
+        assert_eq!(
+            failed,
+            Err(EngineError::Failed("Illegal char found".into()))
+        );
+        assert_eq!(
+            failed.unwrap_err().to_string(),
+            "failed (no error kind given): Illegal char found"
+        );
+        assert_eq!(pipe.decode(b"x"), Err(EngineError::Rejected(None)));
+        assert_eq!(pipe.decode(b"x"), Err(EngineError::Rejected(None)));
+    }
+
+    #[test]
+    fn a_broken_answer_says_what_was_answered_bounded() {
+        let pipe = sh("read line; echo 'nonsense'");
+        assert_eq!(
+            pipe.decode(b"x"),
+            Err(EngineError::Broken(
+                "answered \"nonsense\", a line that starts with neither ok nor error".into()
+            ))
+        );
+        // A fresh process for each: a broken answer ends the one that gave it.
+        let pipe = sh("read line; head -c 10000000 /dev/zero | tr '\\0' x; echo");
+        let Err(EngineError::Broken(huge)) = pipe.decode(b"x") else {
+            panic!("a broken answer");
+        };
+        assert!(
+            huge.len() < 500 && huge.contains("\"… (10,000,000 bytes in all), a line"),
+            "{huge}"
+        );
+    }
+
+    /// A program that begins an answer line and never ends it hangs like
+    /// any other; the hang says that the line was unfinished, and what it
+    /// had printed.
+    /// (A second is ample for `sh` to print before it sleeps, and the
+    /// second try has four.)
+    #[test]
+    fn an_unfinished_answer_line_is_a_hang_that_says_so() {
+        let command = format!(
+            "sh -c {}",
+            shell_words::quote("read line; printf 'ok a-b'; exec sleep 60")
+        );
+        let pipe = Pipe::new(
+            &command,
+            Declaration::default(),
+            Duration::from_secs(1),
+            Some(1),
+        )
+        .unwrap();
+        let hung = pipe.decode(b"a");
+        assert!(
+            matches!(&hung, Err(EngineError::Hung(m))
+                if m.ends_with("; its answer line was unfinished: it had printed \"ok a-b\" and no newline")),
+            "{hung:?}"
+        );
+        // Without a begun line, the hang says nothing of one.
+        let silent = Pipe::new(
+            "sleep 60",
+            Declaration::default(),
+            Duration::from_millis(50),
+            Some(1),
+        )
+        .unwrap();
+        let hung = silent.decode(b"a");
+        assert!(
+            matches!(&hung, Err(EngineError::Hung(m)) if !m.contains("unfinished")),
+            "{hung:?}"
+        );
     }
 }

@@ -16,9 +16,15 @@
 //! kind = "accepts-invalid"
 //! reference = "bad_input (not a digit)"
 //! got = "success"
-//! decode_hex = "61622d635f64"      # or: encode = "u+0061 u+00E9", flags = false
+//! decode = "ab-c_d"      # or: encode = "u+0061 u+00E9", flags = false
 //! note = "accepts _ as a digit; upstream issue 123"
 //! ```
+//!
+//! A reproducer is written as readably as it can be: a decoding's input as
+//! its text (`decode`, a TOML string, which escapes what it needs) when it
+//! is printable ASCII, and only otherwise as hexadecimal bytes
+//! (`decode_hex = "c3a9"`); an encoding's code points as `u+XXXX` tokens,
+//! a run of one code point as one `u+XXXX*N` token. All of them are read.
 
 use serde::{Deserialize, Serialize};
 
@@ -46,7 +52,11 @@ pub struct Entry {
     /// Whether the encoding passes its case flags.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flags: Option<bool>,
-    /// The reproducer, for a decoding: its bytes in hexadecimal.
+    /// The reproducer, for a decoding of printable ASCII: its text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decode: Option<String>,
+    /// The reproducer, for a decoding of other bytes: its bytes in
+    /// hexadecimal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decode_hex: Option<String>,
     /// Whether the cause is a property (round trip, uniqueness).
@@ -69,18 +79,22 @@ pub struct Baseline {
 impl Entry {
     /// Records `cause`.
     pub fn of(cause: &Cause) -> Self {
-        let (encode, flags, decode_hex) = match &cause.request {
-            Request::Encode { code_points, flags } => (
-                Some(CodePoints::with_flags(code_points, flags.as_deref()).compact()),
-                Some(flags.is_some()),
-                None,
-            ),
-            Request::Decode(bytes) => (
-                None,
-                None,
-                Some(bytes.iter().map(|b| format!("{b:02x}")).collect()),
-            ),
-        };
+        let (mut encode, mut flags, mut decode, mut decode_hex) = (None, None, None, None);
+        match &cause.request {
+            Request::Encode {
+                code_points,
+                flags: given,
+            } => {
+                encode = Some(CodePoints::with_flags(code_points, given.as_deref()).compact());
+                flags = Some(given.is_some());
+            }
+            Request::Decode(bytes) if bytes.iter().all(|b| (0x20..0x7F).contains(b)) => {
+                decode = Some(String::from_utf8_lossy(bytes).into_owned());
+            }
+            Request::Decode(bytes) => {
+                decode_hex = Some(bytes.iter().map(|b| format!("{b:02x}")).collect());
+            }
+        }
         Entry {
             direction: cause.key.direction.to_string(),
             kind: cause.key.kind,
@@ -88,6 +102,7 @@ impl Entry {
             got: cause.key.got.clone(),
             encode,
             flags,
+            decode,
             decode_hex,
             property: cause.property.is_some(),
             note: String::new(),
@@ -116,16 +131,17 @@ impl Entry {
 
     /// The reproducer.
     pub fn request(&self) -> Result<Request, String> {
-        match (&self.encode, &self.decode_hex) {
-            (Some(tokens), None) => {
+        match (&self.encode, &self.decode, &self.decode_hex) {
+            (Some(tokens), None, None) => {
                 let cps = CodePoints::parse(tokens)?;
                 Ok(Request::Encode {
                     flags: self.flags.unwrap_or(false).then(|| cps.flags.clone()),
                     code_points: cps.values,
                 })
             }
-            (None, Some(hex)) => Ok(Request::Decode(parse_hex(hex)?)),
-            _ => Err("a baseline cause needs either encode or decode_hex".into()),
+            (None, Some(text), None) => Ok(Request::Decode(text.clone().into_bytes())),
+            (None, None, Some(hex)) => Ok(Request::Decode(parse_hex(hex)?)),
+            _ => Err("a baseline cause needs one of encode, decode and decode_hex".into()),
         }
     }
 
@@ -226,6 +242,7 @@ mod tests {
             got: "success".into(),
             encode: None,
             flags: None,
+            decode: None,
             decode_hex: Some("61622d635f64".into()),
             property: false,
             note: "known".into(),
@@ -242,5 +259,67 @@ mod tests {
         );
         assert!(Baseline::parse("[[cause]]\ndirection = \"decode\"\nkind = \"crash\"\nreference = \"x\"\ngot = \"y\"\n").is_err());
         assert!(Baseline::parse("[[cause]]\nkind = \"nonsense\"").is_err());
+    }
+
+    fn cause(request: Request) -> Cause {
+        let key = Key {
+            direction: super::super::causes::direction(&request),
+            kind: Kind::AcceptsInvalid,
+            reference: "bad_input (not a digit)".into(),
+            got: "success".into(),
+        };
+        Cause {
+            key,
+            shape: String::new(),
+            count: 1,
+            vectors: Vec::new(),
+            property: None,
+            input: request.to_string(),
+            detail: String::new(),
+            original: request.to_string(),
+            confirmation: super::super::causes::Confirmation::Confirmed,
+            request,
+        }
+    }
+
+    /// Decoding inputs are written as text when they are printable ASCII
+    /// (TOML escaping what it must), as hexadecimal only otherwise; both
+    /// read back, and so do the files written before, with decode_hex.
+    #[test]
+    fn reproducers_are_written_readably_and_read_back() {
+        let requests = [
+            Request::Decode(b"ab-c_d".to_vec()),
+            Request::Decode(b"a\"b\\c'd ~".to_vec()),
+            Request::Decode([vec![b'a'; 1927], b"-x416146o".to_vec()].concat()),
+            Request::Decode(b"\xc3\xa9-\x01".to_vec()),
+            Request::Decode(Vec::new()),
+            Request::Encode {
+                code_points: [vec![0x61; 300], vec![0x10FF70]].concat(),
+                flags: None,
+            },
+        ];
+        let baseline = Baseline::of(&requests.clone().map(cause));
+        let text = baseline.to_toml();
+        assert!(text.contains("decode = \"ab-c_d\"\n"), "{text}");
+        assert!(text.contains(&format!("decode = \"{}-x416146o\"\n", "a".repeat(1927))));
+        assert!(text.contains("decode_hex = \"c3a92d01\"\n"), "{text}");
+        assert_eq!(text.matches("decode_hex").count(), 1, "{text}");
+        assert!(
+            text.contains("encode = \"u+0061*300 u+10FF70\"\n"),
+            "{text}"
+        );
+        let read = Baseline::parse(&text).unwrap();
+        assert_eq!(read, baseline);
+        for (entry, request) in read.cause.iter().zip(&requests) {
+            assert_eq!(&entry.request().unwrap(), request);
+        }
+        let old = "[[cause]]\ndirection = \"decode\"\nkind = \"crash\"\nreference = \"\"\ngot = \"x\"\ndecode_hex = \"2d61\"\n";
+        let old = Baseline::parse(old).unwrap();
+        assert_eq!(
+            old.cause[0].request().unwrap(),
+            Request::Decode(b"-a".to_vec())
+        );
+        let both = "[[cause]]\ndirection = \"decode\"\nkind = \"crash\"\nreference = \"\"\ngot = \"x\"\ndecode = \"-a\"\ndecode_hex = \"2d61\"\n";
+        assert!(Baseline::parse(both).is_err());
     }
 }

@@ -41,7 +41,8 @@ use super::properties::{self, Property};
 use crate::codec::Codec;
 use crate::engines::{Capabilities, Engine, EngineError, check_supported};
 use crate::punycode::{self, BadInputReason};
-use crate::vocabulary::{Expected, Request};
+use crate::vocabulary::excerpt::without_lengths;
+use crate::vocabulary::{Expected, Request, excerpt};
 
 /// What kind of nonconformance, most severe first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -184,7 +185,9 @@ fn got_brief(got: &Result<Expected, EngineError>) -> String {
     match got {
         Ok(Expected::Error(kind)) => kind.name().into(),
         Ok(_) => "success".into(),
-        Err(EngineError::Rejected(None)) => "failure".into(),
+        // Its own words are shown in the detail, never in the key: they
+        // often hold the input, and one defect must stay one cause.
+        Err(EngineError::Rejected(None) | EngineError::Failed(_)) => "failure".into(),
         Err(EngineError::Rejected(Some(kind))) => kind.name().into(),
         Err(EngineError::Crashed(why) | EngineError::Broken(why)) => signature(why),
         Err(EngineError::Hung(_)) => "hang".into(),
@@ -213,7 +216,13 @@ const GLIBC_HEAP_CORRUPTION: &str =
     "a heap corruption that glibc detected (its message depends on the heap's state)";
 
 /// How the messages about a broken answer that quote the answer start.
-const QUOTES_OUTPUT: [&str; 4] = ["output", "result", "the answer", "an error message outside"];
+const QUOTES_OUTPUT: [&str; 5] = [
+    "output",
+    "result",
+    "the answer",
+    "answered",
+    "an error message outside",
+];
 
 /// What identifies a crash or a broken answer: its message with the values
 /// in it left out, so that one defect met by many inputs is one cause.
@@ -222,8 +231,12 @@ const QUOTES_OUTPUT: [&str; 4] = ["output", "result", "the answer", "an error me
 /// or `line `) and in a signal number; the line number of Perl's input
 /// handle (`<STDIN> line 3`, which counts the questions a `pipe:` program
 /// has read) is a value. The output a broken answer quotes (the messages of
-/// `exec:` and `pipe:` about an answer: [`QUOTES_OUTPUT`]) becomes `"…"`.
+/// `exec:` and `pipe:` about an answer: [`QUOTES_OUTPUT`]) becomes `"…"`,
+/// and the length of a text cut short ([`excerpt()`]) is left out, so that a
+/// long answer and a short one of one defect are one cause.
 pub fn signature(message: &str) -> String {
+    let message = without_lengths(message);
+    let message = message.as_str();
     // glibc's heap checks: which one trips depends on the heap's state,
     // which differs from run to run; the defect is the same.
     let heap = GLIBC_HEAP_CHECKS
@@ -666,9 +679,10 @@ fn confirm(
 ) -> Result<String, (Confirmation, Option<String>)> {
     let first = describe_now(engine, key, property, request);
     let second = describe_now(engine, key, property, request);
+    // The answers are compared whole, and shown bounded.
     let answer = |now: &Now| match now {
-        Now::Shows(_, shown) => shown.clone(),
-        Now::Other(shown) => format!("{shown} (not this cause)"),
+        Now::Shows(_, shown) => excerpt(shown),
+        Now::Other(shown) => format!("{} (not this cause)", excerpt(shown)),
         Now::Cancelled => "no answer".into(),
     };
     let shown = [&first, &second].into_iter().find_map(|now| match now {
@@ -957,6 +971,42 @@ mod tests {
         };
         assert_eq!(perl(68, 3), perl(68, 39));
         assert_ne!(perl(68, 3), perl(70, 3));
+    }
+
+    /// What a program says is shown, never keyed: failures with different
+    /// words are one cause, and broken answers long and short are one
+    /// cause, with a key of bounded length.
+    #[test]
+    fn a_programs_words_and_lengths_do_not_split_a_cause() {
+        let decode = Request::Decode(b"a-bga".to_vec());
+        let ok = Expected::Decoded(CodePoints::with_flags(&[0x61, 0xE9], Some(&[false, true])));
+        let key = |got: EngineError| key_of(&caps(), Codec::Punycode, &decode, &ok, &Err(got));
+        let plain = key(EngineError::Rejected(None));
+        for words in ["Illegal char found", "bad char at index 3 in \"a-bga\""] {
+            assert_eq!(key(EngineError::Failed(words.into())), plain);
+        }
+        assert_eq!(plain.got, "failure");
+        let broken = |answer: &str| {
+            key(EngineError::Broken(format!(
+                "answered {}, a line that starts with neither ok nor error",
+                crate::vocabulary::quoted(answer.as_bytes())
+            )))
+        };
+        let short = broken("nonsense");
+        assert_eq!(short, broken(&"garbage ".repeat(6_553_600)));
+        assert_eq!(
+            short.got,
+            "answered \"…\", a line that starts with neither ok nor error"
+        );
+        // A crash line cut short keys as its prefix, whatever its length.
+        let cut = |n: usize| {
+            key(EngineError::Crashed(format!(
+                "killed by signal 6: {}",
+                excerpt(&"abort ".repeat(n))
+            )))
+        };
+        assert_eq!(cut(100), cut(100_000));
+        assert!(cut(100_000).got.len() < 400, "{}", cut(100_000).got);
     }
 
     #[test]

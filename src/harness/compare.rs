@@ -6,12 +6,18 @@
 //! reason, different in a way a divergence class explains, or a
 //! nonconformance. The vector runner, the differential engine and `check`
 //! all judge through [`judge`], so they agree on what counts.
+//!
+//! # Size
+//!
+//! Over 800 lines only with its unit tests (the code is under 460): each
+//! rule of judgement (domains, declared limits, error detail) is tested
+//! here, beside the rule, in both directions.
 
 use crate::codec::Codec;
 use crate::engines::{
     Capabilities, CodePointDomain, Engine, EngineError, ErrorDetail, check_supported, process,
 };
-use crate::vocabulary::{CodePoints, Expected, classes::Class};
+use crate::vocabulary::{CodePoints, Expected, classes::Class, excerpt};
 pub use crate::vocabulary::{Request, describe};
 
 /// How an answer compares with the reference.
@@ -143,20 +149,48 @@ pub fn evaluate(
             if let Some(verdict) = refused_outside_domain(caps, codec, request, reference, got) {
                 return verdict;
             }
-            match caps
+            if let Some(deviation) = caps
                 .deviations
                 .iter()
                 .find(|d| (d.explains)(request, reference, got))
             {
-                Some(deviation) => Verdict::Divergence {
+                return Verdict::Divergence {
                     class: Class::Listed,
                     detail: format!("{}: {}", deviation.id, deviation.reason),
-                },
-                None => Verdict::Nonconformance(detail),
+                };
             }
+            failed_at_declared_limit(caps, request, reference, got)
+                .unwrap_or(Verdict::Nonconformance(detail))
         }
         other => other,
     }
+}
+
+/// A failure of an implementation that does not say why it fails
+/// (`--errors failure-only`) where the request, or the reference's answer
+/// to it, is beyond a limit it declares: its failure is that limit
+/// speaking, as "input or output is too large" is for one that says so
+/// ([`own_limit`]). `None` for anything else: a failure within the limits
+/// stays a finding, and a success beyond them is judged as any other.
+fn failed_at_declared_limit(
+    caps: &Capabilities,
+    request: &Request,
+    reference: &Expected,
+    got: &Result<Expected, EngineError>,
+) -> Option<Verdict> {
+    let failed = match got {
+        Ok(Expected::Error(_)) => true,
+        Err(e) => matches!(e, EngineError::Rejected(_) | EngineError::Failed(_)),
+        Ok(_) => false,
+    };
+    if caps.errors != ErrorDetail::FailureOnly || !failed {
+        return None;
+    }
+    let beyond = beyond_declared_limit(caps, request, reference)?;
+    Some(Verdict::Skip {
+        class: Class::LengthLimit,
+        reason: format!("failed without saying why, which its declared limit explains: {beyond}"),
+    })
 }
 
 /// Whether an answer is a refusal (any failure the implementation reports
@@ -165,7 +199,10 @@ pub fn is_refusal(got: &Result<Expected, EngineError>) -> bool {
     matches!(
         got,
         Ok(Expected::Error(_))
-            | Err(EngineError::Rejected(_) | EngineError::Unsupported(_) | EngineError::Limit(_))
+            | Err(EngineError::Rejected(_)
+                | EngineError::Failed(_)
+                | EngineError::Unsupported(_)
+                | EngineError::Limit(_))
     )
 }
 
@@ -366,17 +403,19 @@ fn compare_answer(
         && want.values.iter().any(|&cp| !caps.domain.contains(cp))
     {
         return match got {
-            Ok(Expected::Error(_)) | Err(EngineError::Rejected(_)) => Verdict::Divergence {
-                class: Class::Domain,
-                detail: format!(
-                    "decodes to a code point outside its domain ({}), which it refuses as declared",
-                    caps.domain.meaning()
-                ),
-            },
+            Ok(Expected::Error(_)) | Err(EngineError::Rejected(_) | EngineError::Failed(_)) => {
+                Verdict::Divergence {
+                    class: Class::Domain,
+                    detail: format!(
+                        "decodes to a code point outside its domain ({}), which it refuses as declared",
+                        caps.domain.meaning()
+                    ),
+                }
+            }
             other => Verdict::Nonconformance(format!(
                 "the result [{want}] is outside its declared domain ({}) and must be refused, got {}",
                 caps.domain.meaning(),
-                describe(other)
+                excerpt(&describe(other))
             )),
         };
     }
@@ -384,7 +423,7 @@ fn compare_answer(
         Verdict::Nonconformance(format!(
             "expected {}, got {}",
             describe(&Ok(reference.clone())),
-            describe(got)
+            excerpt(&describe(got))
         ))
     };
     match (reference, got) {
@@ -415,8 +454,8 @@ fn compare_answer(
             }
         }
         (Expected::Error(want), Ok(Expected::Error(answer))) if want == answer => Verdict::Same,
-        (Expected::Error(want), Err(EngineError::Rejected(None)))
-            if caps.errors == ErrorDetail::FailureOnly =>
+        (Expected::Error(want), Err(e))
+            if e.is_kindless_refusal() && caps.errors == ErrorDetail::FailureOnly =>
         {
             Verdict::Divergence {
                 class: Class::ErrorDetail,
@@ -669,6 +708,123 @@ mod tests {
                 true
             ),
             Verdict::Same
+        );
+    }
+
+    /// With --errors failure-only, a failure where the request or the
+    /// reference's answer is beyond a declared limit is that limit, in both
+    /// directions and whatever the failure says; within the limits it is
+    /// still a finding, and a success beyond them is judged as ever.
+    #[test]
+    fn a_failure_without_a_kind_beyond_a_declared_limit_is_the_limit() {
+        let failure_only = |max_encode, max_decode| Capabilities {
+            errors: ErrorDetail::FailureOnly,
+            max_encode_input: max_encode,
+            max_decode_input: max_decode,
+            ..declared(CodePointDomain::U32)
+        };
+        let judge = |caps: &Capabilities, request: &Request, got| {
+            let reference = reference(request).unwrap();
+            evaluate(caps, Codec::Punycode, request, &reference, &got, true)
+        };
+        let is_limit = |verdict: &Verdict| {
+            matches!(
+                verdict,
+                Verdict::Skip {
+                    class: Class::LengthLimit,
+                    ..
+                }
+            )
+        };
+        // 223 code points (within --max-encode 256) whose encoding has more
+        // than 256 bytes; and a decoding of 257 bytes' worth of code points.
+        let encode = Request::Encode {
+            code_points: (0..223).map(|k| 0x4E00 + k * 7).collect(),
+            flags: None,
+        };
+        let Some(Expected::Encoded(encoded)) = reference(&encode) else {
+            panic!("the reference encodes it");
+        };
+        assert!(encoded.len() > 256, "{}", encoded.len());
+        let decode = Request::Decode(encoded.clone());
+        let failures = [
+            Err(EngineError::Rejected(None)),
+            Err(EngineError::Failed("Illegal char found".into())),
+            Ok(Expected::Error(crate::punycode::ErrorKind::BadInput)),
+        ];
+        for got in failures.clone() {
+            // Encoding: its output beyond --max-decode.
+            let verdict = judge(&failure_only(Some(256), Some(256)), &encode, got.clone());
+            assert!(is_limit(&verdict), "{got:?}: {verdict:?}");
+            assert!(
+                matches!(&verdict, Verdict::Skip { reason, .. } if reason.contains("beyond its declared --max-decode 256")),
+                "{verdict:?}"
+            );
+            // Decoding: its output (223 code points) beyond --max-encode 200.
+            let verdict = judge(&failure_only(Some(200), None), &decode, got.clone());
+            assert!(is_limit(&verdict), "{got:?}: {verdict:?}");
+            // Within the limits, or without any: still a finding.
+            for caps in [
+                failure_only(None, None),
+                failure_only(Some(256), Some(4096)),
+            ] {
+                let verdict = judge(&caps, &encode, got.clone());
+                assert!(matches!(verdict, Verdict::Nonconformance(_)), "{verdict:?}");
+            }
+            // A program that says which kind is not excused by its limit.
+            let kinds = Capabilities {
+                errors: ErrorDetail::Kinds,
+                ..failure_only(Some(256), Some(256))
+            };
+            let verdict = judge(&kinds, &encode, got.clone());
+            assert!(matches!(verdict, Verdict::Nonconformance(_)), "{verdict:?}");
+        }
+        // A success beyond the limit is judged as ever: right is the same,
+        // wrong is wrong.
+        let caps = failure_only(Some(256), Some(256));
+        assert_eq!(
+            judge(&caps, &encode, Ok(Expected::Encoded(encoded))),
+            Verdict::Same
+        );
+        assert!(matches!(
+            judge(&caps, &encode, Ok(Expected::Encoded(b"x".to_vec()))),
+            Verdict::Nonconformance(_)
+        ));
+    }
+
+    /// What an implementation says when it fails without a kind is shown,
+    /// bounded, in the detail.
+    #[test]
+    fn a_failure_shows_its_own_words_bounded() {
+        let request = Request::Decode(b"a-bga".to_vec());
+        let reference = reference(&request).unwrap();
+        let caps = Capabilities {
+            errors: ErrorDetail::FailureOnly,
+            ..declared(CodePointDomain::U32)
+        };
+        let said = |why: String| {
+            evaluate(
+                &caps,
+                Codec::Punycode,
+                &request,
+                &reference,
+                &Err(EngineError::Failed(why)),
+                true,
+            )
+        };
+        assert_eq!(
+            said("Illegal char found".into()),
+            Verdict::Nonconformance(
+                "expected [u+0061 u+00E9], got failed (no error kind given): Illegal char found"
+                    .into()
+            )
+        );
+        let Verdict::Nonconformance(long) = said("x".repeat(1 << 20)) else {
+            panic!("a finding");
+        };
+        assert!(
+            long.len() < 1000 && long.ends_with("… (1,048,606 bytes in all)"),
+            "{long}"
         );
     }
 }

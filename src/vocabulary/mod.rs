@@ -13,6 +13,9 @@ use crate::punycode::{Decoded, ErrorKind};
 use crate::rfc_text::parse_code_point_token;
 
 pub mod classes;
+pub mod excerpt;
+
+pub use excerpt::{excerpt, quoted};
 
 /// One question for an implementation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -200,13 +203,17 @@ pub enum Expected {
 pub fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
     let digits: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
     if !digits.len().is_multiple_of(2) {
-        return Err(format!("odd number of hex digits in {text:?}"));
+        return Err(format!(
+            "odd number of hex digits in {}",
+            quoted(text.as_bytes())
+        ));
     }
+    let bad = || format!("bad hex {}", quoted(text.as_bytes()));
     digits
         .chunks(2)
         .map(|pair| {
-            let pair = std::str::from_utf8(pair).map_err(|_| format!("bad hex {text:?}"))?;
-            u8::from_str_radix(pair, 16).map_err(|_| format!("bad hex {text:?}"))
+            let pair = std::str::from_utf8(pair).map_err(|_| bad())?;
+            u8::from_str_radix(pair, 16).map_err(|_| bad())
         })
         .collect()
 }
@@ -217,6 +224,12 @@ pub enum EngineError {
     /// It rejected the input: with the RFC status when it says which, `None`
     /// when it only says that it failed.
     Rejected(Option<ErrorKind>),
+    /// It rejected the input without saying which kind, as
+    /// `Rejected(None)`, and said why in words of its own (`failed: Illegal
+    /// char found` gives `Illegal char found`, quoted by
+    /// [`excerpt()`]): judged exactly as `Rejected(None)`, and one cause with
+    /// it whatever the words; they are only shown.
+    Failed(String),
     /// The request is outside what it declares it supports; it was not run.
     Unsupported(String),
     /// It stopped at a size limit of its own (such as the RFC wrapper's
@@ -226,7 +239,8 @@ pub enum EngineError {
     Limit(String),
     /// It died: a signal, an uncaught exception or panic, a sanitizer
     /// report. The message is the line that says why (a panic's first
-    /// line, a sanitizer's `SUMMARY:`, an exception's last line), whole.
+    /// line, a sanitizer's `SUMMARY:`, an exception's last line), whole up
+    /// to [`excerpt::EXCERPT_BYTES`] bytes ([`excerpt()`]).
     Crashed(String),
     /// It gave no answer in time, even when asked again with a longer
     /// time limit.
@@ -240,11 +254,20 @@ pub enum EngineError {
     Broken(String),
 }
 
+impl EngineError {
+    /// Whether it is a refusal that does not say which kind:
+    /// `Rejected(None)` or `Failed(_)`.
+    pub fn is_kindless_refusal(&self) -> bool {
+        matches!(self, EngineError::Rejected(None) | EngineError::Failed(_))
+    }
+}
+
 impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EngineError::Rejected(Some(kind)) => write!(f, "error {kind}"),
             EngineError::Rejected(None) => f.write_str("failed (no error kind given)"),
+            EngineError::Failed(why) => write!(f, "failed (no error kind given): {why}"),
             EngineError::Unsupported(why) => write!(f, "unsupported: {why}"),
             EngineError::Limit(why) => write!(f, "own size limit: {why}"),
             EngineError::Crashed(why) => write!(f, "crashed: {why}"),
