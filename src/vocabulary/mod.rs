@@ -91,12 +91,18 @@ impl CodePoints {
 
     /// Parses whitespace-separated `u+XXXX`/`U+XXXX` tokens. A token may
     /// end in `*N` (`u+0061*1927`): N copies of that code point and flag,
-    /// N a decimal number from 1, so that long vectors stay short. At most
+    /// N a decimal number from 1, so that long vectors stay short; and a
+    /// token `u+XXXX..u+YYYY` stands for every code point from the first to
+    /// the last, descending when the first is the larger. At most
     /// [`CodePoints::MAX_PARSED`] code points in all, checked before
     /// anything is allocated for a run.
     pub fn parse(text: &str) -> Result<Self, String> {
         let mut cps = CodePoints::default();
         for token in text.split_whitespace() {
+            if let Some((first, last)) = token.split_once("..") {
+                cps.push_range(token, first, last)?;
+                continue;
+            }
             let (single, count) = match token.split_once('*') {
                 None => (token, 1),
                 Some((single, count)) => (single, parse_run_length(token, count)?),
@@ -118,9 +124,37 @@ impl CodePoints {
     /// The most code points [`CodePoints::parse`] accepts in one text.
     pub const MAX_PARSED: usize = 10_000_000;
 
+    /// Appends the range token `first..last` (`u+4E00..u+5DFF`: every code
+    /// point from the first to the last, ascending, or descending when the
+    /// first is the larger), both ends with the same flag.
+    fn push_range(&mut self, token: &str, first: &str, last: &str) -> Result<(), String> {
+        let bad = || format!("bad range {token:?} (u+XXXX..u+YYYY, both ends alike in case)");
+        let (from, flag) = parse_code_point_token(first).ok_or_else(bad)?;
+        let (to, to_flag) = parse_code_point_token(last).ok_or_else(bad)?;
+        if flag != to_flag {
+            return Err(bad());
+        }
+        let count = from.abs_diff(to) as usize + 1;
+        if self.values.len() + count > Self::MAX_PARSED {
+            return Err(format!(
+                "more than {} code points (at {token:?})",
+                Self::MAX_PARSED
+            ));
+        }
+        if from <= to {
+            self.values.extend(from..=to);
+        } else {
+            self.values.extend((to..=from).rev());
+        }
+        self.flags.extend(std::iter::repeat_n(flag, count));
+        Ok(())
+    }
+
     /// The shortest text [`CodePoints::parse`] reads back as `self`: like
     /// `Display`, except that a run of [`CodePoints::MIN_RUN`] or more
-    /// equal code points with equal flags is one `u+XXXX*N` token. For
+    /// equal code points with equal flags is one `u+XXXX*N` token, and a
+    /// range of [`CodePoints::MIN_RANGE`] or more consecutive ones (one
+    /// apart, ascending or descending) one `u+XXXX..u+YYYY` token. For
     /// vector files; `Display` stays one token per code point, which is
     /// what the `exec:` convention sends.
     pub fn compact(&self) -> String {
@@ -130,21 +164,49 @@ impl CodePoints {
             .copied()
             .zip(self.flags.iter().copied())
             .collect();
+        let token = |(cp, flag): (u32, bool)| format!("{}+{cp:04X}", if flag { 'U' } else { 'u' });
         let mut tokens = Vec::new();
-        for run in pairs.chunk_by(|a, b| a == b) {
-            let (cp, flag) = run[0];
-            let token = format!("{}+{cp:04X}", if flag { 'U' } else { 'u' });
-            if run.len() >= Self::MIN_RUN {
-                tokens.push(format!("{token}*{}", run.len()));
+        let mut rest = pairs.as_slice();
+        while let Some(&first) = rest.first() {
+            // Consecutive code points, one apart, in one direction.
+            let step = |a: &(u32, bool), b: &(u32, bool), up: bool| {
+                a.1 == b.1
+                    && if up {
+                        a.0.checked_add(1) == Some(b.0)
+                    } else {
+                        a.0.checked_sub(1) == Some(b.0)
+                    }
+            };
+            let ranged = |up: bool| {
+                1 + rest
+                    .windows(2)
+                    .take_while(|w| step(&w[0], &w[1], up))
+                    .count()
+            };
+            let (up, down) = (ranged(true), ranged(false));
+            let run = rest.iter().take_while(|&&p| p == first).count();
+            let taken = if up.max(down) >= Self::MIN_RANGE {
+                let len = up.max(down);
+                tokens.push(format!("{}..{}", token(first), token(rest[len - 1])));
+                len
+            } else if run >= Self::MIN_RUN {
+                tokens.push(format!("{}*{run}", token(first)));
+                run
             } else {
-                tokens.extend(std::iter::repeat_n(token, run.len()));
-            }
+                tokens.push(token(first));
+                1
+            };
+            rest = &rest[taken..];
         }
         tokens.join(" ")
     }
 
     /// The shortest run [`CodePoints::compact`] writes as `u+XXXX*N`.
     pub const MIN_RUN: usize = 4;
+
+    /// The shortest range of consecutive code points that
+    /// [`CodePoints::compact`] writes as `u+XXXX..u+YYYY`.
+    pub const MIN_RANGE: usize = 8;
 }
 
 /// The `N` of a `u+XXXX*N` token: decimal digits, from 1 to
@@ -317,6 +379,32 @@ pub fn describe(answer: &Result<Expected, EngineError>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Long inputs print compactly, in ranges and runs, and read back.
+    #[test]
+    fn ranges_and_runs_are_compact_and_read_back() {
+        let ascending: Vec<u32> = (0x4E00..=0x5DFF).collect();
+        let cps = CodePoints::with_flags(&ascending, None);
+        assert_eq!(cps.compact(), "u+4E00..u+5DFF");
+        let mut mixed: Vec<u32> = (0x4E00..=0x4E07).rev().collect();
+        mixed.extend([0x61; 5]);
+        mixed.extend([0x62, 0x63, 0x64]);
+        let flags: Vec<bool> = (0..mixed.len()).map(|k| k == mixed.len() - 1).collect();
+        let cps = CodePoints::with_flags(&mixed, Some(&flags));
+        assert_eq!(
+            cps.compact(),
+            "u+4E07..u+4E00 u+0061*5 u+0062 u+0063 U+0064"
+        );
+        assert_eq!(CodePoints::parse(&cps.compact()).unwrap(), cps);
+        for bad in [
+            "u+0061..U+0062",
+            "u+0061..",
+            "..u+0061",
+            "u+0000..u+FFFFFFFF",
+        ] {
+            assert!(CodePoints::parse(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn long_runs_of_text_are_counted() {
