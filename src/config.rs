@@ -37,6 +37,9 @@
 //! junit = "punycheck.xml"     # as --junit: the JUnit report, beside the text
 //! baseline = "punycheck-baseline.toml"   # as --baseline
 //! files = ["regressions.toml"]           # as --file, repeatable there
+//! cost = true                 # false as --no-cost
+//! cost-budget = 1.0           # as --cost-budget (seconds)
+//! cost-max = 65536            # as --cost-max (code points or bytes)
 //! ```
 
 use std::path::Path;
@@ -110,6 +113,12 @@ pub struct Check {
     /// As `--file`.
     #[serde(default)]
     pub files: Vec<String>,
+    /// `false` as `--no-cost`.
+    pub cost: Option<bool>,
+    /// As `--cost-budget`.
+    pub cost_budget: Option<f64>,
+    /// As `--cost-max`.
+    pub cost_max: Option<usize>,
 }
 
 impl Implementation {

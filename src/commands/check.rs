@@ -13,14 +13,15 @@ use std::time::Duration;
 
 use super::progress::{Progress, View};
 use super::{
-    Implementation, MAX_SECONDS, Outcome, Output, Status, Stop, check_seconds, chosen_seed,
-    codec_arg, warn,
+    Implementation, MAX_SECONDS, MAX_TIMEOUT, Outcome, Output, Status, Stop, check_seconds,
+    chosen_seed, codec_arg, warn,
 };
 use crate::codec::Codec;
 use crate::config::{self, Config};
 use crate::engines::{self, process};
 use crate::harness::baseline::Baseline;
 use crate::harness::check::{self, CheckSettings, Phase};
+use crate::harness::cost;
 use crate::harness::regressions;
 use crate::harness::report::{self, CheckReport};
 use crate::harness::runner::{BUILTIN_EXPECTATIONS, Expectations};
@@ -84,7 +85,16 @@ pub struct CheckOptions {
     pub write_baseline: Option<String>,
     /// `--fail-fast`.
     pub fail_fast: bool,
+    /// `--cost-budget SECONDS`.
+    pub cost_budget: Option<f64>,
+    /// `--cost-max N`.
+    pub cost_max: Option<usize>,
+    /// `--no-cost`.
+    pub no_cost: bool,
 }
+
+/// The largest `--cost-max`: 2^22 code points or bytes.
+const MAX_COST_MAX: usize = 4_194_304;
 
 /// Where the reports go.
 #[derive(Clone, Debug)]
@@ -174,6 +184,7 @@ pub fn run(options: &CheckOptions, out: &mut Output) -> Outcome {
         &mut |phase, done, total| {
             progress.show(&match phase {
                 Phase::Vectors => View::new("vectors", done, total),
+                Phase::Cost => View::spinner("timing the cost probe's long inputs"),
                 Phase::Generated => View::new("generated questions", done, total),
                 Phase::Causes => View::spinner("minimizing and confirming causes"),
             })
@@ -353,6 +364,26 @@ fn prepare(
         .filter(|c| c.codec == codec)
         .collect();
     let expectations = Expectations::parse(BUILTIN_EXPECTATIONS)?;
+    let cost_on = !options.no_cost && file.check.cost != Some(false);
+    let budget = options
+        .cost_budget
+        .or(file.check.cost_budget)
+        .map(|s| check_seconds(s, MAX_TIMEOUT).map_err(|e| format!("--cost-budget {e}")))
+        .transpose()?;
+    let max = options.cost_max.or(file.check.cost_max);
+    if let Some(n) = max.filter(|n| !(cost::FIRST_SIZE..=MAX_COST_MAX).contains(n)) {
+        return Err(format!(
+            "cost-max must be from {} to {MAX_COST_MAX}, not {n}",
+            cost::FIRST_SIZE
+        ));
+    }
+    let cost = cost_on.then(|| {
+        let default = cost::Bounds::default();
+        cost::Bounds {
+            budget: budget.map_or(default.budget, Duration::from_secs_f64),
+            max: max.unwrap_or(default.max),
+        }
+    });
     let settings = CheckSettings {
         time: Duration::from_secs_f64(seconds),
         cases: options.cases.or(file.check.cases),
@@ -367,6 +398,7 @@ fn prepare(
         spec: spec.to_string(),
         declared_options: declared.declaration.options(),
         baseline,
+        cost,
     };
     Ok((Setup { codec, settings }, engine, cases, expectations))
 }

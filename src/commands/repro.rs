@@ -6,7 +6,8 @@ use crate::codec::Codec;
 use crate::engines;
 use crate::harness::compare::{self, Request, Verdict};
 use crate::harness::vectors::{self, CodePoints};
-use crate::harness::{properties, regressions};
+use crate::harness::{cost, properties, regressions};
+use crate::vocabulary::excerpt;
 
 /// The question, as the command line gives it.
 #[derive(Clone, Debug, Default)]
@@ -63,6 +64,9 @@ pub struct ReproSettings {
     pub question: Question,
     /// Also check the round-trip and uniqueness properties from it.
     pub properties: bool,
+    /// `--slower-than SECONDS`: time the answer instead (twice, each cut
+    /// at twice this); exits 1 while both are slower.
+    pub slower_than: Option<f64>,
     /// Save the question as a vector case.
     pub save: Option<Save>,
 }
@@ -73,6 +77,37 @@ pub fn run(settings: &ReproSettings, out: &mut Output) -> Outcome {
     let codec = settings.codec;
     let request = settings.question.request()?;
     let engine = engines::from_spec(&settings.spec, &settings.implementation.options(codec)?)?;
+    say!(out, "question:        {request}");
+    // A slow cause's reproducer: the time is the finding, asked twice.
+    if let Some(budget) = settings.slower_than {
+        let budget = std::time::Duration::from_secs_f64(budget);
+        let Some(times) = cost::timed_twice(engine.as_ref(), &request, budget) else {
+            return Err(Stop::Setup("interrupted".into()));
+        };
+        let slow = times.iter().all(|&(_, over)| over);
+        let said: Vec<String> = times
+            .iter()
+            .map(|&(t, over)| {
+                if over {
+                    format!("over the budget ({})", cost::seconds_text(t))
+                } else {
+                    cost::seconds_text(t)
+                }
+            })
+            .collect();
+        say!(
+            out,
+            "time:            {} (each cut at twice the budget of {} s)",
+            said.join(", then "),
+            budget.as_secs_f64()
+        );
+        if slow {
+            say!(out, "verdict:         SLOW: over the budget both times");
+        } else {
+            say!(out, "verdict:         within the budget");
+        }
+        return Ok(Status::of(!slow));
+    }
     let Some(want) = compare::reference_for(codec, &request) else {
         return Err(Stop::Setup(format!(
             "{} cannot answer this question (too long, or not expressible)",
@@ -80,7 +115,6 @@ pub fn run(settings: &ReproSettings, out: &mut Output) -> Outcome {
         )));
     };
     let (verdict, answer) = compare::judge_answer(engine.as_ref(), &request, &want, true);
-    say!(out, "question:        {request}");
     let label = if codec == Codec::Punycode {
         "C reference:"
     } else {
@@ -89,7 +123,7 @@ pub fn run(settings: &ReproSettings, out: &mut Output) -> Outcome {
     say!(out, "{label:<16} {}", compare::describe(&Ok(want)));
     let name = format!("{}:", engine.name());
     match answer {
-        Some(answer) => say!(out, "{name:<16} {}", compare::describe(&answer)),
+        Some(answer) => say!(out, "{name:<16} {}", excerpt(&compare::describe(&answer))),
         None => say!(out, "{name:<16} not asked"),
     }
     let mut conforming = match verdict {

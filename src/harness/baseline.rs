@@ -26,6 +26,8 @@
 //! (`decode_hex = "c3a9"`); an encoding's code points as `u+XXXX` tokens,
 //! a run of one code point as one `u+XXXX*N` token. All of them are read.
 
+use std::time::Duration;
+
 use serde::{Deserialize, Serialize};
 
 use super::causes::{Cause, Key, Kind};
@@ -146,9 +148,18 @@ impl Entry {
     }
 
     /// Whether the reproducer still shows a nonconformance (or a broken
-    /// property) in `engine`.
-    pub fn still_reproduces(&self, engine: &dyn Engine) -> Result<bool, String> {
+    /// property, or a slowness over `cost_budget`) in `engine`.
+    pub fn still_reproduces(
+        &self,
+        engine: &dyn Engine,
+        cost_budget: Duration,
+    ) -> Result<bool, String> {
         let request = self.request()?;
+        // A slow cause reproduces while its input is still over the budget,
+        // twice ([`super::cost`]).
+        if self.kind == Kind::Slow {
+            return Ok(super::cost::still_slow(engine, &request, cost_budget));
+        }
         let answer = ask(engine, &request);
         if self.property {
             return Ok(properties::check_all(engine, &request, &answer, true).is_some());
@@ -209,6 +220,7 @@ pub fn judge(
     baseline: &Baseline,
     causes: &[Cause],
     engine: &dyn Engine,
+    cost_budget: Duration,
 ) -> Result<Judgement, String> {
     let mut judgement = Judgement::default();
     for (k, cause) in causes.iter().enumerate() {
@@ -220,7 +232,7 @@ pub fn judge(
         if causes.iter().any(|c| entry.matches(&c.key)) {
             continue;
         }
-        if entry.still_reproduces(engine)? {
+        if entry.still_reproduces(engine, cost_budget)? {
             judgement.still_there.push(entry.clone());
         } else {
             judgement.gone.push(entry.clone());

@@ -52,6 +52,10 @@ pub enum Kind {
     Crash,
     /// It gave no answer, even with a longer time limit.
     Hang,
+    /// It answered (rightly or not) an input inside its declared domain
+    /// and limits only after more than the cost budget, twice
+    /// ([`super::cost`]).
+    Slow,
     /// It answered outside the protocol (garbage, an impossible status).
     Broken,
     /// It accepted what the reference rejects.
@@ -81,6 +85,7 @@ impl Kind {
         match self {
             Kind::Crash => "crash",
             Kind::Hang => "hang",
+            Kind::Slow => "slow",
             Kind::Broken => "broken answer",
             Kind::AcceptsInvalid => "accepts what the reference rejects",
             Kind::ReplacesOutsideDomain => {
@@ -348,7 +353,7 @@ pub fn key_of(
         },
     };
     let reference_said = match kind {
-        Kind::Crash | Kind::Hang | Kind::Broken => String::new(),
+        Kind::Crash | Kind::Hang | Kind::Slow | Kind::Broken => String::new(),
         _ if outside => "success outside its domain".into(),
         _ => reference_brief(codec, request, reference),
     };

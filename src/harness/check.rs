@@ -20,7 +20,8 @@ use std::time::{Duration, Instant};
 use super::baseline::{self, Baseline};
 use super::campaign::{self, Settings};
 use super::causes::{self, Collector, Key, Kind};
-use super::report::{CheckReport, VectorResult, VectorStatus, VectorSummary};
+use super::cost;
+use super::report::{CheckReport, CostReport, VectorResult, VectorStatus, VectorSummary};
 use super::runner::{self, Expectations, Outcome};
 use super::vectors::Case;
 use crate::engines::declaration::describe;
@@ -46,6 +47,8 @@ pub struct CheckSettings {
     pub declared_options: String,
     /// Causes accepted for now (`--baseline`).
     pub baseline: Option<Baseline>,
+    /// The cost probe's bounds, `None` for none (`--no-cost`).
+    pub cost: Option<cost::Bounds>,
 }
 
 impl CheckSettings {
@@ -63,6 +66,7 @@ impl CheckSettings {
             spec: String::new(),
             declared_options: String::new(),
             baseline: None,
+            cost: Some(cost::Bounds::default()),
         }
     }
 }
@@ -111,6 +115,8 @@ pub fn check(engine: &dyn Engine, settings: &CheckSettings) -> Result<CheckRepor
 pub enum Phase {
     /// Running vectors: done of total.
     Vectors,
+    /// Timing the cost probe's inputs.
+    Cost,
     /// Asking generated questions: done, total when bounded by `--cases`.
     Generated,
     /// Minimizing and confirming causes.
@@ -119,6 +125,9 @@ pub enum Phase {
 
 /// Share of the budget the vectors may take.
 const VECTOR_SHARE: f64 = 0.6;
+
+/// Share of what is left after the vectors that the cost probe may take.
+const COST_SHARE: f64 = 0.3;
 
 /// Vectors run between two progress reports.
 const CHUNK: usize = 16;
@@ -236,6 +245,22 @@ pub fn run(
         collector.observe(key, &request, detail, None, Some(&case.name));
     }
     let vectors_failed = !collector.is_empty();
+    // The cost probe, unless the check is already stopping.
+    let stopping = process::interrupted() || (settings.fail_fast && vectors_failed);
+    let probe = settings.cost.filter(|_| !stopping).map(|bounds| {
+        progress(Phase::Cost, 0, None);
+        let now = Instant::now();
+        let found = cost::probe(
+            engine,
+            &cost::Settings {
+                budget: bounds.budget,
+                max: bounds.max,
+                until: now + end.saturating_duration_since(now).mul_f64(COST_SHARE),
+            },
+        );
+        engine.set_deadline(Some(end));
+        (bounds, found)
+    });
     let remaining = end.saturating_duration_since(Instant::now());
     let campaign_settings = Settings {
         seed: settings.seed,
@@ -256,7 +281,14 @@ pub fn run(
         });
     progress(Phase::Causes, 0, None);
     engine.set_deadline(None);
-    let campaign = outcomes.remove(0);
+    let mut campaign = outcomes.remove(0);
+    if let Some((bounds, found)) = &probe {
+        campaign
+            .causes
+            .extend(found.slow.iter().map(|slow| slow.cause(bounds.budget)));
+        // Most severe first, as the campaign ordered its own.
+        campaign.causes.sort_by_key(|c| c.key.kind);
+    }
     let interrupted = process::interrupted();
     let mut incomplete = Vec::new();
     if interrupted_in_vectors {
@@ -308,7 +340,8 @@ pub fn run(
                 ..Default::default()
             });
         }
-        baseline::judge(b, &campaign.causes, engine)
+        let budget = settings.cost.unwrap_or_default().budget;
+        baseline::judge(b, &campaign.causes, engine, budget)
     });
     let (baseline, baseline_error) = match baseline {
         Some(Ok(judgement)) => (Some(judgement), None),
@@ -357,6 +390,10 @@ pub fn run(
         repro_prefix: settings.repro_prefix.clone(),
         incomplete,
         interrupted,
+        cost: probe.map(|(bounds, found)| CostReport {
+            bounds,
+            series: found.series,
+        }),
     }
 }
 
@@ -396,6 +433,7 @@ mod tests {
             spec: "cleanroom".into(),
             declared_options: String::new(),
             baseline: None,
+            cost: Some(cost::Bounds::default()),
         };
         let expectations = Expectations::parse(BUILTIN_EXPECTATIONS).unwrap();
         let mut seen: Vec<(Phase, u64, Option<u64>)> = Vec::new();

@@ -24,6 +24,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::causes::{self, Cause, Confirmation, Key, Kind};
 use super::compare::{Request, ask, is_refusal};
 use crate::engines::{self, Engine, EngineError, check_supported};
 use crate::vocabulary::Expected;
@@ -193,6 +194,24 @@ pub fn question(family: Family, direction: Direction, n: usize) -> Option<(Reque
     }
 }
 
+/// What a check's probe asks: `--cost-budget` and `--cost-max`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounds {
+    /// An answer slower than this is a finding.
+    pub budget: Duration,
+    /// The longest input asked (code points to encode, bytes to decode).
+    pub max: usize,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Bounds {
+            budget: DEFAULT_BUDGET,
+            max: DEFAULT_MAX,
+        }
+    }
+}
+
 /// How a probe runs.
 #[derive(Clone, Copy, Debug)]
 pub struct Settings {
@@ -313,19 +332,87 @@ impl Slow {
         let yardsticks: Vec<String> = self
             .yardsticks
             .iter()
-            .map(|(name, s)| format!("{name} {s:.3} s"))
+            .map(|&(name, s)| format!("{name} {}", seconds_text(s)))
             .collect();
+        // A time at twice the budget is where the answer was cut.
+        let took = |s: f64| {
+            if s >= 2.0 * budget.as_secs_f64() {
+                format!("no answer within {}", seconds_text(s))
+            } else {
+                format!("an answer after {}", seconds_text(s))
+            }
+        };
         format!(
-            "{} of the {} family ({} {}) answered after {:.2} s, and {:.2} s when asked again, over the budget of {} s{growth}; largest size within the budget: {within}; on the same input: {}",
+            "{} of the {} family ({} {}): {}, and {} when asked again, over the budget of {} s{growth}; largest size within the budget: {within}; on the same input: {}",
             self.series.direction.name(),
             self.series.family.name(),
             self.size,
             unit(self.series.direction),
-            self.seconds,
-            self.again,
+            took(self.seconds),
+            took(self.again),
             budget.as_secs_f64(),
             yardsticks.join(", ")
         )
+    }
+}
+
+/// What a slow implementation answered, in a cause's key: the same
+/// whatever the family, size and times, so that one slow algorithm is one
+/// cause, run after run.
+pub const SLOW_GOT: &str = "answers slower than the cost budget";
+
+impl Slow {
+    /// The cause it is, confirmed (it was asked twice), for `check`'s
+    /// report and baseline.
+    pub fn cause(&self, budget: Duration) -> Cause {
+        Cause {
+            key: Key {
+                direction: self.series.direction.name(),
+                kind: Kind::Slow,
+                reference: String::new(),
+                got: SLOW_GOT.into(),
+            },
+            shape: causes::shape(&self.request),
+            count: 1,
+            vectors: Vec::new(),
+            property: None,
+            input: self.request.to_string(),
+            detail: self.detail(budget),
+            original: self.request.to_string(),
+            confirmation: Confirmation::Confirmed,
+            request: self.request.clone(),
+        }
+    }
+}
+
+/// How long `engine` took on `request`, twice, each cut at twice the
+/// `budget`: the seconds, and whether they were over it. What a slow
+/// cause's reproducer and a baseline's replay ask; `None` when an answer
+/// was cut before the budget (an interruption).
+pub fn timed_twice(
+    engine: &dyn Engine,
+    request: &Request,
+    budget: Duration,
+) -> Option<[(f64, bool); 2]> {
+    let once = || match timed_question(engine, request, budget, Instant::now() + budget * 3) {
+        Timing::Over(t) => Some((t.as_secs_f64(), true)),
+        Timing::Within(t, _) => Some((t.as_secs_f64(), false)),
+        Timing::Cut => None,
+    };
+    Some([once()?, once()?])
+}
+
+/// Whether `engine` still answers `request` slower than `budget`, twice.
+pub fn still_slow(engine: &dyn Engine, request: &Request, budget: Duration) -> bool {
+    timed_twice(engine, request, budget).is_some_and(|t| t.iter().all(|&(_, over)| over))
+}
+
+/// Seconds as a person reads them: `0.31 ms`, `12.4 ms`, `2.05 s`.
+pub fn seconds_text(seconds: f64) -> String {
+    if seconds < 0.1 {
+        format!("{:.2} ms", seconds * 1000.0)
+    } else {
+        format!("{seconds:.2} s")
     }
 }
 
@@ -487,13 +574,23 @@ pub fn measure(
     (series, None)
 }
 
-/// The C reference's and the clean-room code's times on `request`.
+/// The longest input the C reference is timed on as a yardstick: RFC 3492's
+/// algorithm is quadratic, and takes seconds beyond it.
+const RFC_C_YARDSTICK_MAX: usize = 16_384;
+
+/// The C reference's and the clean-room code's times on `request` (the C
+/// reference's only up to [`RFC_C_YARDSTICK_MAX`]).
 pub fn yardsticks(request: &Request) -> Vec<(&'static str, f64)> {
+    let len = match request {
+        Request::Encode { code_points, .. } => code_points.len(),
+        Request::Decode(bytes) => bytes.len(),
+    };
     let refs: [(&'static str, &dyn Engine); 2] = [
         ("rfc-c", &engines::RfcC),
         ("cleanroom", &engines::CleanRoom),
     ];
     refs.into_iter()
+        .filter(|(name, _)| *name != "rfc-c" || len <= RFC_C_YARDSTICK_MAX)
         .map(|(name, engine)| {
             let (t, _) = timed(engine, request);
             (name, median_time(engine, request, t).as_secs_f64())

@@ -10,6 +10,14 @@ Usage:  pyny.py [--unicode] [--bug NAME] -e      code points in, Punycode out
   --delay S  wait S seconds (a decimal number) before each answer: a
              correct but slow implementation, for tests of what a check
              does when its time runs out or it is interrupted.
+  --cost quadratic|cubic
+             a planted cost that grows with n, the number of distinct
+             non-basic code points encoded or decoded (what the RFC
+             encoder's passes grow with): before answering, wait
+             10 s * (n/1024)^2 (or ^3) when n >= 1024, and not at all
+             below: ten times the cost probe's 1 s budget and more from
+             1024 on, nothing under it, whatever the machine's speed.
+             Long vectors (runs of a few code points) cost nothing.
 
   --unicode  take and return only Unicode scalar values, as an implementation
              built on Python's str and UTF-8 would: a code point above
@@ -493,12 +501,23 @@ def answer(codec: Punycode, question: bytes) -> bytes:
         return b"error " + failure.message.encode()
 
 
-def serve(codec: Punycode, delay: float) -> int:
+def planted_cost(cost: str | None, code_points: list[int]) -> None:
+    """Waits as --cost says for these code points (encoded or decoded)."""
+    n = len({c for c in code_points if c >= 0x80})
+    if cost is not None and n >= 1024:
+        time.sleep(10 * (n / 1024) ** (2 if cost == "quadratic" else 3))
+
+
+def serve(codec: Punycode, delay: float, cost: str | None) -> int:
     """Answers pipe: questions until the end of standard input."""
     with open(0, "rb", closefd=False) as stdin:
         for line in stdin:
             time.sleep(delay)
             reply = answer(codec, line.rstrip(b"\n")).rstrip(b" ")
+            if cost is not None and reply.startswith(b"ok"):
+                question = line.rstrip(b"\n").split(b" ")
+                tokens = question[1:] if question[0] == b"encode" else reply.split(b" ")[1:]
+                planted_cost(cost, [int(t[2:], 16) for t in tokens if t[:2] in (b"u+", b"U+")])
             try:
                 write_all(1, reply + b"\n")
             except OSError:
@@ -510,6 +529,7 @@ def main(args: list[str]) -> int:
     mode = bug = None
     unicode = False
     delay = 0.0
+    cost = None
     rest = iter(args)
     for arg in rest:
         if arg in ("-h", "--help"):
@@ -517,6 +537,10 @@ def main(args: list[str]) -> int:
             return 0
         if arg == "--unicode":
             unicode = True
+        elif arg == "--cost":
+            cost = next(rest, None)
+            if cost not in ("quadratic", "cubic"):
+                return usage("--cost takes quadratic or cubic")
         elif arg == "--delay":
             try:
                 delay = float(next(rest, ""))
@@ -540,7 +564,7 @@ def main(args: list[str]) -> int:
 
     codec = Punycode(bug, unicode)
     if mode == "--pipe":
-        return serve(codec, delay)
+        return serve(codec, delay, cost)
     time.sleep(delay)
     try:
         try:
@@ -548,8 +572,10 @@ def main(args: list[str]) -> int:
                 if mode == "-e":
                     values, flags = read_code_points(stdin.read())
                     out = printable(codec.encode(values, flags)) + b"\n"
+                    planted_cost(cost, values)
                 else:
                     code_points, upper = codec.decode(read_punycode_line(stdin))
+                    planted_cost(cost, code_points)
                     out = "".join(
                         f"{'U' if u else 'u'}+{c:04X}\n" for c, u in zip(code_points, upper)
                     ).encode()

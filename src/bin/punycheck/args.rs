@@ -367,6 +367,18 @@ pub(crate) struct CheckArgs {
     /// Stop at the first cause (after minimizing it).
     #[arg(long)]
     pub(crate) fail_fast: bool,
+    /// The cost probe's budget: an input inside the declaration answered
+    /// after more than this many seconds, twice, is a `slow` cause
+    /// (default 1).
+    #[arg(long, value_name = "SECONDS", value_parser = commands::parse_timeout, allow_negative_numbers = true)]
+    pub(crate) cost_budget: Option<f64>,
+    /// The cost probe's longest input, in code points (to encode) or bytes
+    /// (to decode); sizes double from 64 up to it (default 65536).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(64..=4_194_304))]
+    pub(crate) cost_max: Option<u64>,
+    /// No cost probe (long inputs are then not timed).
+    #[arg(long, conflicts_with_all = ["cost_budget", "cost_max"])]
+    pub(crate) no_cost: bool,
 }
 
 /// Asks one question of an implementation and of the C reference.
@@ -384,6 +396,11 @@ pub(crate) struct ReproArgs {
     /// this question (as check does), and exit 1 if one breaks.
     #[arg(long)]
     pub(crate) properties: bool,
+    /// Time the answer instead of judging it: asked twice, each cut at
+    /// twice SECONDS; exits 1 while both are slower (the reproducer of a
+    /// `slow` cause).
+    #[arg(long, value_name = "SECONDS", value_parser = commands::parse_timeout, allow_negative_numbers = true, conflicts_with = "properties")]
+    pub(crate) slower_than: Option<f64>,
     /// Punycode text to decode.
     #[arg(long, group = "question")]
     pub(crate) decode: Option<String>,

@@ -35,6 +35,9 @@ fn check_options(codec: Option<Codec>, args: CheckArgs) -> CheckOptions {
         baseline: args.baseline,
         write_baseline: args.write_baseline,
         fail_fast: args.fail_fast,
+        cost_budget: args.cost_budget,
+        cost_max: args.cost_max.map(|n| n as usize),
+        no_cost: args.no_cost,
     }
 }
 
@@ -61,6 +64,7 @@ fn repro_settings(codec: Codec, args: ReproArgs) -> ReproSettings {
             decode_hex: args.decode_hex,
         },
         properties: args.properties,
+        slower_than: args.slower_than,
         save: args.save.map(|path| Save {
             path,
             name: args.name,

@@ -37,6 +37,71 @@ struct Report<'a> {
     incomplete: &'a [String],
     stopped: Option<&'a str>,
     repro_commands: Vec<String>,
+    cost: Option<CostJson>,
+}
+
+/// What the cost probe measured.
+#[derive(Serialize)]
+struct CostJson {
+    budget_seconds: f64,
+    max: usize,
+    series: Vec<SeriesJson>,
+}
+
+#[derive(Serialize)]
+struct SeriesJson {
+    family: &'static str,
+    direction: &'static str,
+    /// Sizes answered within the budget, with their seconds.
+    points: Vec<PointJson>,
+    /// `max`, `declared-limit`, `refused`, `over-budget` or `out-of-time`.
+    end: &'static str,
+    /// The size that stopped it, for `refused` and `over-budget`.
+    end_size: Option<usize>,
+    /// The time ratio per doubling of the size, when it could be read.
+    growth: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct PointJson {
+    size: usize,
+    seconds: f64,
+}
+
+fn cost_json(cost: &super::CostReport) -> CostJson {
+    use crate::harness::cost::End;
+    CostJson {
+        budget_seconds: cost.bounds.budget.as_secs_f64(),
+        max: cost.bounds.max,
+        series: cost
+            .series
+            .iter()
+            .map(|s| {
+                let (end, end_size) = match s.end {
+                    End::Max => ("max", None),
+                    End::DeclaredLimit => ("declared-limit", None),
+                    End::Refused(n) => ("refused", Some(n)),
+                    End::OverBudget(n) => ("over-budget", Some(n)),
+                    End::OutOfTime => ("out-of-time", None),
+                };
+                SeriesJson {
+                    family: s.family.name(),
+                    direction: s.direction.name(),
+                    points: s
+                        .points
+                        .iter()
+                        .map(|p| PointJson {
+                            size: p.size,
+                            seconds: p.seconds,
+                        })
+                        .collect(),
+                    end,
+                    end_size,
+                    growth: s.growth(),
+                }
+            })
+            .collect(),
+    }
 }
 
 /// What the implementation declares, as the check used it.
@@ -417,6 +482,7 @@ pub fn report(report: &CheckReport) -> String {
         incomplete: &report.incomplete,
         stopped: report.campaign.aborted.as_deref(),
         repro_commands,
+        cost: report.cost.as_ref().map(cost_json),
     };
     serde_json::to_string_pretty(&json).unwrap_or_default() + "\n"
 }

@@ -13,8 +13,9 @@ use serde::Serialize;
 
 use super::baseline::Judgement;
 use super::campaign;
-use super::causes::{Cause, Confirmation};
+use super::causes::{Cause, Confirmation, Kind};
 use super::classes::Class;
+use super::cost;
 use super::runner::{self, Outcome as VectorOutcome};
 use crate::engines::Capabilities;
 use crate::vocabulary::{Expected, Request};
@@ -103,6 +104,69 @@ pub struct CheckReport {
     /// Whether the check was interrupted (Ctrl-C, SIGTERM): it stopped
     /// asking, and reports what it found until then, unminimized.
     pub interrupted: bool,
+    /// What the cost probe measured; `None` without one (`--no-cost`, or
+    /// the check was stopping before it).
+    pub cost: Option<CostReport>,
+}
+
+/// What the cost probe of a check measured ([`super::cost`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CostReport {
+    /// Its budget and largest size.
+    pub bounds: cost::Bounds,
+    /// Every family measured, in each direction.
+    pub series: Vec<cost::Series>,
+}
+
+impl CostReport {
+    /// One line per direction: how far every family went within the
+    /// budget, the steepest growth, and what stopped a family early.
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        for direction in [cost::Direction::Encode, cost::Direction::Decode] {
+            let series: Vec<&cost::Series> = self
+                .series
+                .iter()
+                .filter(|s| s.direction == direction)
+                .collect();
+            if series.is_empty() {
+                continue;
+            }
+            let mut parts = Vec::new();
+            let within = series
+                .iter()
+                .map(|s| s.largest_within().unwrap_or(0))
+                .min()
+                .unwrap_or(0);
+            parts.push(format!(
+                "every family within the budget up to {within} {}",
+                cost::unit(direction)
+            ));
+            if let Some((growth, family)) = series
+                .iter()
+                .filter_map(|s| s.growth().map(|g| (g, s.family)))
+                .max_by(|a, b| a.0.total_cmp(&b.0))
+            {
+                parts.push(format!(
+                    "steepest {} ({})",
+                    cost::growth_words(growth),
+                    family.name()
+                ));
+            }
+            for s in &series {
+                let why = match s.end {
+                    cost::End::Max => continue,
+                    cost::End::DeclaredLimit => "its declared limit".to_string(),
+                    cost::End::Refused(n) => format!("refused at {n}"),
+                    cost::End::OverBudget(n) => format!("over the budget at {n}: a slow cause"),
+                    cost::End::OutOfTime => "out of time".to_string(),
+                };
+                parts.push(format!("{} stopped by {why}", s.family.name()));
+            }
+            lines.push(format!("{}: {}", direction.name(), parts.join("; ")));
+        }
+        lines
+    }
 }
 
 /// How a check ended, by one rule for the exit status, the verdict line,
@@ -280,9 +344,15 @@ impl CheckReport {
     /// cause is there.
     pub fn repro_command(&self, cause: &Cause) -> String {
         let property = if cause.property.is_some() {
-            " --properties"
+            " --properties".to_string()
+        } else if cause.key.kind == Kind::Slow {
+            let budget = self
+                .cost
+                .as_ref()
+                .map_or(cost::DEFAULT_BUDGET, |c| c.bounds.budget);
+            format!(" --slower-than {}", budget.as_secs_f64())
         } else {
-            ""
+            String::new()
         };
         format!(
             "{} {}{property}",
@@ -373,6 +443,17 @@ impl CheckReport {
                 "properties (round trip, uniqueness): {} checks, {} violations",
                 s.property_checks, s.property_violations
             );
+        }
+        if let Some(cost) = &self.cost {
+            let _ = writeln!(
+                out,
+                "cost (answers within {} s, inputs up to {}):",
+                cost.bounds.budget.as_secs_f64(),
+                cost.bounds.max
+            );
+            for line in cost.lines() {
+                let _ = writeln!(out, "  {line}");
+            }
         }
         // The causes first: they are what a reader of a failed gate wants.
         if !self.campaign.causes.is_empty() {

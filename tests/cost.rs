@@ -1,0 +1,115 @@
+//! The cost probe of `check` (`src/harness/cost.rs`): planted slow
+//! implementations are reported with a `slow` cause whose reproducer
+//! exits 1, a limited one and a bounded probe are not, and the baseline
+//! records a slow cause like any other.
+//!
+//! Nothing here depends on the machine's speed: the planted costs of
+//! `tests/impls/pyny.py --cost` are sleeps of 10 s and more from 1,024
+//! units on (ten times the 1 s budget), and none below; every answer over
+//! the budget is cut at twice it.
+
+mod common;
+
+use std::process::Command;
+
+use common::{BIN, python, run_first_reproducer};
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// pyny behind `pipe:` with a planted cost.
+fn planted(cost: &str) -> String {
+    let pyny = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/impls/pyny.py");
+    format!("pipe:{} {pyny} --pipe --cost {cost}", python())
+}
+
+fn check(spec: &str, extra: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(BIN)
+        .args(["check", "--impl", spec, "--cases", "20", "--seed", "1"])
+        .args(["--seconds", "600"])
+        .args(extra)
+        .output()
+        .unwrap();
+    (out.status.code(), text(&out.stdout) + &text(&out.stderr))
+}
+
+/// A quadratic and a cubic cost are each one slow cause per direction,
+/// named with the family and size, and the reproducer exits 1.
+#[test]
+fn a_planted_cost_is_a_slow_cause_that_reproduces() {
+    for cost in ["quadratic", "cubic"] {
+        let (status, report) = check(&planted(cost), &[]);
+        assert_eq!(status, Some(1), "{cost}: {report}");
+        for direction in ["encode", "decode"] {
+            let slow = format!(
+                ". {direction}: slow (implementation: answers slower than the cost budget)"
+            );
+            assert_eq!(report.matches(&slow).count(), 1, "{cost}: {report}");
+        }
+        assert!(
+            report.contains("of the distinct-ascending family (1024 code points)"),
+            "{report}"
+        );
+        assert!(
+            report.contains("largest size within the budget: 512"),
+            "{report}"
+        );
+        assert!(report.contains("--slower-than 1"), "{report}");
+        let again = run_first_reproducer(cost, &report);
+        assert_eq!(again.status.code(), Some(1), "{}", text(&again.stdout));
+        assert!(
+            text(&again.stdout).contains("SLOW"),
+            "{}",
+            text(&again.stdout)
+        );
+    }
+}
+
+/// Within a declared limit, or with the probe bounded below the cost, or
+/// without the probe, the same program is conforming; the clean-room
+/// built-in is conforming with the whole probe.
+#[test]
+fn within_its_limits_nothing_is_slow() {
+    let spec = planted("quadratic");
+    for extra in [
+        &["--max-encode", "1000", "--max-decode", "1000"][..],
+        &["--cost-max", "512"][..],
+        &["--no-cost"][..],
+    ] {
+        let (status, report) = check(&spec, extra);
+        assert_eq!(status, Some(0), "{extra:?}: {report}");
+        assert!(!report.contains(": slow"), "{extra:?}: {report}");
+    }
+    let (status, report) = check("cleanroom", &[]);
+    assert_eq!(status, Some(0), "{report}");
+    assert!(
+        report.contains("encode: every family within the budget up to 65536 code points"),
+        "{report}"
+    );
+}
+
+/// A slow cause goes into the baseline like any other: known in the next
+/// run, and replayed (timed again) when a run does not meet it.
+#[test]
+fn a_baseline_records_a_slow_cause() {
+    let dir = std::env::temp_dir().join(format!("punycheck-cost-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let baseline = dir.join("baseline.toml");
+    let baseline = baseline.to_str().unwrap();
+    let spec = planted("quadratic");
+    let (status, report) = check(&spec, &["--write-baseline", baseline]);
+    assert_eq!(status, Some(1), "{report}");
+    let written = std::fs::read_to_string(baseline).unwrap();
+    assert_eq!(written.matches("kind = \"slow\"").count(), 2, "{written}");
+    let (status, report) = check(&spec, &["--baseline", baseline]);
+    assert_eq!(status, Some(0), "{report}");
+    // Without the probe, the recorded slow causes are timed again.
+    let (status, report) = check(&spec, &["--baseline", baseline, "--no-cost"]);
+    assert_eq!(status, Some(0), "{report}");
+    assert!(
+        report.contains("its reproducer still shows it: encode: slow"),
+        "{report}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
