@@ -871,6 +871,54 @@ mod tests {
         crate::engines::CleanRoom.capabilities()
     }
 
+    /// The JSON report's schema lists every kind, most severe first, as the
+    /// reports write them (it once lacked the two domain kinds).
+    #[test]
+    fn the_report_schema_lists_every_kind_most_severe_first() {
+        let all = [
+            Kind::Crash,
+            Kind::Hang,
+            Kind::Broken,
+            Kind::BeyondOwnLimit,
+            Kind::AcceptsInvalid,
+            Kind::ReplacesOutsideDomain,
+            Kind::Uniqueness,
+            Kind::WrongOutput,
+            Kind::RoundTrip,
+            Kind::OutsideDomain,
+            Kind::RejectsValid,
+            Kind::WrongErrorKind,
+        ];
+        // A new kind does not compile here until it is listed above.
+        for kind in all {
+            match kind {
+                Kind::Crash
+                | Kind::Hang
+                | Kind::Broken
+                | Kind::BeyondOwnLimit
+                | Kind::AcceptsInvalid
+                | Kind::ReplacesOutsideDomain
+                | Kind::Uniqueness
+                | Kind::WrongOutput
+                | Kind::RoundTrip
+                | Kind::OutsideDomain
+                | Kind::RejectsValid
+                | Kind::WrongErrorKind => {}
+            }
+        }
+        assert!(all.is_sorted());
+        let schema: serde_json::Value =
+            serde_json::from_str(include_str!("../../docs/report.schema.json")).unwrap();
+        let names: Vec<serde_json::Value> = all
+            .iter()
+            .map(|k| serde_json::to_value(k).unwrap())
+            .collect();
+        assert_eq!(
+            schema["$defs"]["cause"]["properties"]["kind"]["enum"],
+            serde_json::Value::Array(names)
+        );
+    }
+
     /// An answer beyond the implementation's own declared limit is one
     /// cause, right after a broken answer, keyed by that limit alone: by
     /// one code point or by many, where the reference succeeds or fails,
