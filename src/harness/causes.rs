@@ -26,8 +26,8 @@
 //! Over 800 lines: keying, grouping, minimizing and confirming are one
 //! pipeline over private types (`Group`, `Now`), and whether a candidate
 //! "still shows the cause" is the key itself, so they stay together; a
-//! quarter of the file is the unit tests of the keys (kinds, domains,
-//! crash signatures).
+//! third of the file is the unit tests of the keys (kinds, domains,
+//! declared limits, crash signatures).
 
 use std::collections::BTreeMap;
 use std::fmt;
