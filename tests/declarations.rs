@@ -457,3 +457,69 @@ fn a_flaky_cause_describes_the_request_it_reports() {
         cause.detail
     );
 }
+
+/// The clean-room encoder writing into a fixed buffer of `room` bytes:
+/// "too large" beyond it, or, with `off_by_one`, beyond one byte more (its
+/// space check `>` where `>=` was meant), answering that byte silently.
+struct FixedOutput {
+    room: usize,
+    off_by_one: bool,
+}
+
+impl Engine for FixedOutput {
+    fn name(&self) -> &str {
+        "fixed-output"
+    }
+    fn capabilities(&self) -> Capabilities {
+        CleanRoom.capabilities()
+    }
+    fn encode(&self, input: &[u32], flags: Option<&[bool]>) -> EncodeResult {
+        let out = CleanRoom.encode(input, flags)?;
+        if out.len() > self.room + usize::from(self.off_by_one) {
+            return Err(EngineError::Limit("output is too large".into()));
+        }
+        Ok(out)
+    }
+    fn decode(&self, input: &[u8]) -> DecodeResult {
+        CleanRoom.decode(input)
+    }
+}
+
+/// In the encoding direction, an encoder that answers one byte more than
+/// its declared `--max-decode` is one cause of kind beyond-own-limit, whose
+/// minimized reproducer still encodes to that one byte more; the same
+/// encoder with its check right, declared the same, is conforming.
+#[test]
+fn an_encoding_beyond_its_declared_limit_is_one_cause() {
+    let declaration = Declaration {
+        max_decode: Some(16),
+        directions: Some(DirectionsDecl::EncodeOnly),
+        ..Declaration::default()
+    };
+    let engine = |off_by_one| {
+        Declared::new(
+            Box::new(FixedOutput {
+                room: 16,
+                off_by_one,
+            }),
+            declaration.clone(),
+        )
+    };
+    let kept = campaign(&engine(false), 7, 3000);
+    assert!(kept.causes.is_empty(), "{:#?}", kept.causes);
+    let outcome = campaign(&engine(true), 7, 3000);
+    assert_eq!(outcome.causes.len(), 1, "{:#?}", outcome.causes);
+    let cause = &outcome.causes[0];
+    assert_eq!(cause.key.kind, Kind::BeyondOwnLimit);
+    assert_eq!(
+        cause.key.got,
+        "more bytes than its declared --max-decode 16"
+    );
+    assert_eq!(cause.confirmation, Confirmation::Confirmed);
+    assert!(cause.detail.starts_with("answered 17 bytes"), "{cause:?}");
+    let punycheck::vocabulary::Request::Encode { code_points, flags } = &cause.request else {
+        panic!("{cause:?}")
+    };
+    let encoded = punycheck::punycode::encode(code_points, flags.as_deref()).unwrap();
+    assert_eq!(encoded.len(), 17, "{cause:?}");
+}

@@ -123,7 +123,7 @@ fn every_planted_bug_is_reported_with_a_working_reproducer() {
 
 /// The bugs that Unicode scalar values alone reach, planted in pyny
 /// `--unicode`, each with the declarations that fit it.
-const UNICODE_LIMIT_BUGS: [(&str, &[&str]); 6] = [
+const UNICODE_LIMIT_BUGS: [(&str, &[&str]); 7] = [
     ("signed-encoder", &[]),
     ("int26", &[]),
     ("weight-strict", &[]),
@@ -133,6 +133,9 @@ const UNICODE_LIMIT_BUGS: [(&str, &[&str]); 6] = [
     // it says as "too large"; declared, only the overrun at the 513th is
     // left to find.
     ("buffer-512-overrun", &["--max-encode", "512"]),
+    // Its off-by-one answers the 513th code point where the other crashes:
+    // an answer beyond its own declared limit.
+    ("buffer-512-silent", &["--max-encode", "512"]),
 ];
 
 #[test]
@@ -167,5 +170,61 @@ fn every_unicode_limit_bug_is_reported_inside_unicode() {
             "{bug}: the reproducer does not reproduce:\n{}",
             String::from_utf8_lossy(&again.stdout)
         );
+    }
+}
+
+/// OpenSSL's decoder as issue 21 checks it: a 512-entry array declared,
+/// failures without a kind, decoding only, no case flags.
+const OPENSSL_DECLARED: [&str; 6] = [
+    "--max-encode",
+    "512",
+    "--errors",
+    "failure-only",
+    "--decode-only",
+    "--no-annotations",
+];
+
+/// A decoder that answers 513 code points from its 512-entry array (the
+/// off-by-one of OpenSSL 3.0.6, CVE-2022-3602: `--bug buffer-512-silent`),
+/// declared `--max-encode 512`, is reported for exactly that, once,
+/// through `exec:` and `pipe:`, and its reproducer reproduces; the same
+/// decoder with its space check right (`--buffer 512`, OpenSSL 3.0.7), the
+/// same declared, is conforming. Before the limit bound answers, both were
+/// conforming: the 513 code points are the reference's own answer.
+#[test]
+fn an_answer_beyond_a_declared_limit_is_one_cause_and_a_kept_limit_none() {
+    for (convention, pipe) in [("exec", ""), ("pipe", " --pipe")] {
+        let spec = format!(
+            "{convention}:{} {PYNY}{pipe} --bug buffer-512-silent",
+            python()
+        );
+        let mut args = vec!["check", "--impl", &spec];
+        args.extend(OPENSSL_DECLARED);
+        // A ceiling only: the run is bounded by --cases.
+        args.extend(["--seed", "1", "--cases", "40", "--seconds", "600"]);
+        let out = punycheck(&args);
+        let report = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{spec}:\n{report}");
+        assert!(report.contains("causes (1)"), "{spec}:\n{report}");
+        assert!(
+            report.contains(
+                "1. decode: answered beyond its own declared limit: a write past a fixed buffer? (implementation: more code points than its declared --max-encode 512)"
+            ),
+            "{spec}:\n{report}"
+        );
+        assert!(
+            report.contains("answered 513 code points, beyond its own declared --max-encode 512"),
+            "{spec}:\n{report}"
+        );
+        let again = run_first_reproducer(&spec, &report);
+        assert_eq!(
+            again.status.code(),
+            Some(1),
+            "{spec}: the reproducer does not reproduce:\n{}",
+            String::from_utf8_lossy(&again.stdout)
+        );
+
+        let kept = format!("{convention}:{} {PYNY}{pipe} --buffer 512", python());
+        conforming(&kept, &OPENSSL_DECLARED);
     }
 }

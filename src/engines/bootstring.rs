@@ -79,6 +79,7 @@ impl Engine for Bootstring {
             // Lengths must fit the documents' 32-bit integers.
             max_encode_input: Some(u32::MAX as usize),
             max_decode_input: Some(u32::MAX as usize),
+            bound_answers: Default::default(),
             directions: crate::engines::Directions::Both,
             deviations: &[],
         }

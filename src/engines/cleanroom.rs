@@ -28,6 +28,7 @@ impl Engine for CleanRoom {
             // Lengths must fit the RFC's 32-bit integers.
             max_encode_input: Some(u32::MAX as usize),
             max_decode_input: Some(u32::MAX as usize),
+            bound_answers: Default::default(),
             directions: crate::engines::Directions::Both,
             deviations: &[],
         }

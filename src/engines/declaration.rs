@@ -35,10 +35,12 @@ pub struct Declaration {
     /// Which ways it converts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub directions: Option<DirectionsDecl>,
-    /// The longest input it encodes, in code points.
+    /// The longest input it encodes, in code points, and the most code
+    /// points it decodes to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_encode: Option<usize>,
-    /// The longest input it decodes, in bytes.
+    /// The longest input it decodes, in bytes, and the most bytes it encodes
+    /// to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_decode: Option<usize>,
 }
@@ -130,11 +132,15 @@ impl Declaration {
                 DirectionsDecl::DecodeOnly => Directions::DecodeOnly,
             };
         }
+        // A declared limit is a promise about answers too: at most N code
+        // points decoded, at most N bytes encoded.
         if self.max_encode.is_some() {
             caps.max_encode_input = self.max_encode;
+            caps.bound_answers.decoded = true;
         }
         if self.max_decode.is_some() {
             caps.max_decode_input = self.max_decode;
+            caps.bound_answers.encoded = true;
         }
         caps
     }

@@ -592,6 +592,7 @@ pub(super) fn program_capabilities(declaration: &Declaration, hex_channel: bool)
         },
         max_encode_input: None,
         max_decode_input: None,
+        bound_answers: Default::default(),
         directions: Directions::Both,
         deviations: &[],
     };

@@ -159,6 +159,7 @@ impl Engine for Functions {
             punycode_input: PunycodeInput::Utf8,
             max_encode_input: None,
             max_decode_input: None,
+            bound_answers: Default::default(),
             directions,
             deviations: &[],
         };

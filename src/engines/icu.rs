@@ -340,6 +340,7 @@ impl Engine for Icu {
             // code points but more units gets EngineError::Limit from ICU.
             max_encode_input: Some(MAX_ENCODE_UNITS),
             max_decode_input: Some(MAX_DECODE_INPUT),
+            bound_answers: Default::default(),
             directions: crate::engines::Directions::Both,
             deviations: DEVIATIONS,
         }

@@ -29,6 +29,7 @@ impl Engine for Idna {
             // encode() and decode() refuse more than u32::MAX elements.
             max_encode_input: Some(u32::MAX as usize),
             max_decode_input: Some(u32::MAX as usize),
+            bound_answers: Default::default(),
             directions: crate::engines::Directions::Both,
             deviations: &[],
         }

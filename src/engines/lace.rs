@@ -39,6 +39,7 @@ impl Engine for LaceCleanRoom {
             // No limit of its own: the 36-octet limit is LACE's (big_output).
             max_encode_input: None,
             max_decode_input: None,
+            bound_answers: Default::default(),
             directions: crate::engines::Directions::Both,
             deviations: &[],
         }

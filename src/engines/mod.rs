@@ -170,12 +170,30 @@ pub struct Capabilities {
     pub max_encode_input: Option<usize>,
     /// The longest input it takes when decoding, in bytes.
     pub max_decode_input: Option<usize>,
+    /// Which of those limits also bound its own answers.
+    pub bound_answers: BoundAnswers,
     /// Which ways it converts.
     pub directions: Directions,
     /// Documented ways it departs from RFC 3492, each with its reason: an
     /// answer that differs from the reference is classified (class
     /// `listed`) only when one of these explains it.
     pub deviations: &'static [Deviation],
+}
+
+/// Which of an implementation's declared limits also bound what it
+/// answers, as a fixed buffer does: a declared `--max-encode N` is at most N
+/// code points decoded too, and `--max-decode N` at most N bytes encoded
+/// (see [`crate::engines::Declaration`]). An answer longer than a limit that
+/// binds it is a finding: a write past a fixed buffer, as in OpenSSL 3.0.6
+/// (CVE-2022-3602). A built-in library that only limits what it is given
+/// (ICU takes at most 2,000 bytes to decode, and answers up to 1,999 code
+/// points, beyond its 1,000-unit encoding limit) binds neither.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BoundAnswers {
+    /// `max_encode_input` also bounds the code points it decodes.
+    pub decoded: bool,
+    /// `max_decode_input` also bounds the bytes it encodes.
+    pub encoded: bool,
 }
 
 /// A documented departure from RFC 3492 of one implementation.

@@ -50,6 +50,7 @@ impl Engine for RfcC {
             punycode_input: PunycodeInput::Bytes,
             max_encode_input: Some(MAX_ENCODE_INPUT),
             max_decode_input: Some(MAX_DECODE_INPUT),
+            bound_answers: Default::default(),
             directions: crate::engines::Directions::Both,
             deviations: &[],
         }

@@ -57,6 +57,7 @@ impl Engine for Utf8CleanRoom {
             punycode_input: PunycodeInput::Bytes,
             max_encode_input: None,
             max_decode_input: None,
+            bound_answers: Default::default(),
             directions: crate::engines::Directions::Both,
             deviations: &[],
         }
@@ -132,6 +133,7 @@ impl Engine for StdUtf8 {
             punycode_input: PunycodeInput::Bytes,
             max_encode_input: None,
             max_decode_input: None,
+            bound_answers: Default::default(),
             directions: crate::engines::Directions::Both,
             deviations: STD_DEVIATIONS,
         }

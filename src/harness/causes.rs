@@ -26,8 +26,8 @@
 //! Over 800 lines: keying, grouping, minimizing and confirming are one
 //! pipeline over private types (`Group`, `Now`), and whether a candidate
 //! "still shows the cause" is the key itself, so they stay together; a
-//! quarter of the file is the unit tests of the keys (kinds, domains,
-//! crash signatures).
+//! third of the file is the unit tests of the keys (kinds, domains,
+//! declared limits, crash signatures).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::compare::{Verdict, ask, evaluate, is_refusal, reference_for};
+use super::compare::{BeyondOwnLimit, Verdict, ask, evaluate, is_refusal, reference_for};
 use super::minimize::{Budget, minimize};
 use super::properties::{self, Property};
 use crate::codec::Codec;
@@ -58,6 +58,10 @@ pub enum Kind {
     Slow,
     /// It answered outside the protocol (garbage, an impossible status).
     Broken,
+    /// It answered more than its own declared limit allows (code points
+    /// decoded beyond `--max-encode`, bytes encoded beyond `--max-decode`),
+    /// whatever the reference answered: a write past a fixed buffer?
+    BeyondOwnLimit,
     /// It accepted what the reference rejects.
     AcceptsInvalid,
     /// It returned another result where the reference's lies outside the
@@ -87,6 +91,9 @@ impl Kind {
             Kind::Hang => "hang",
             Kind::Slow => "slow",
             Kind::Broken => "broken answer",
+            Kind::BeyondOwnLimit => {
+                "answered beyond its own declared limit: a write past a fixed buffer?"
+            }
             Kind::AcceptsInvalid => "accepts what the reference rejects",
             Kind::ReplacesOutsideDomain => {
                 "returns another result where the reference's is outside its declared domain"
@@ -117,7 +124,9 @@ pub struct Key {
     /// What the reference answered, in brief (`success`, `bad_input (not a
     /// digit)`, `overflow (decode_digit)`), or the property for a property;
     /// empty for a crash, a hang or a broken answer, which are told apart
-    /// by what the implementation said instead (see [`key_of`]).
+    /// by what the implementation said instead (see [`key_of`]), and for an
+    /// answer beyond its own declared limit, which is one defect whatever
+    /// the reference answered.
     pub reference: String,
     /// What the implementation answered, in brief.
     pub got: String,
@@ -314,7 +323,11 @@ pub fn signature(message: &str) -> String {
 /// said ([`signature`]), not by what the reference answered: one defect
 /// dies the same way whatever the reference would have said (a wrapped
 /// integer that kills the program on valid input and on input that
-/// overflows). Every other kind keeps the reference's answer, whose reason
+/// overflows). An answer longer than the implementation's own declared
+/// limit allows ([`BeyondOwnLimit`]) is keyed by that limit alone, before
+/// anything else: a smaller reproducer must still be beyond it, by any
+/// margin, and whether the reference succeeds there does not change the
+/// defect. Every other kind keeps the reference's answer, whose reason
 /// or overflow check tells apart defects that the implementation's answer
 /// alone does not (a missing digit check and a missing code point check
 /// both answer "success").
@@ -329,10 +342,12 @@ pub fn key_of(
         Expected::Decoded(cps) => cps.values.iter().any(|&cp| !caps.domain.contains(cp)),
         _ => false,
     };
+    let beyond = BeyondOwnLimit::of(caps, got);
     let kind = match got {
         Err(EngineError::Crashed(_)) => Kind::Crash,
         Err(EngineError::Hung(_)) => Kind::Hang,
         Err(EngineError::Broken(_)) => Kind::Broken,
+        _ if beyond.is_some() => Kind::BeyondOwnLimit,
         g if is_refusal(g) => match reference {
             Expected::Error(_) => Kind::WrongErrorKind,
             _ => Kind::RejectsValid,
@@ -353,15 +368,22 @@ pub fn key_of(
         },
     };
     let reference_said = match kind {
-        Kind::Crash | Kind::Hang | Kind::Slow | Kind::Broken => String::new(),
+        Kind::Crash | Kind::Hang | Kind::Slow | Kind::Broken | Kind::BeyondOwnLimit => {
+            String::new()
+        }
         _ if outside => "success outside its domain".into(),
         _ => reference_brief(codec, request, reference),
+    };
+    // Beyond its limit by one or by many is one defect: the limit names it.
+    let got = match beyond {
+        Some(b) => format!("more {} than its declared {}", b.unit(), b.declared()),
+        None => got_brief(got),
     };
     Key {
         direction: direction(request),
         kind,
         reference: reference_said,
-        got: got_brief(got),
+        got,
     }
 }
 
@@ -854,6 +876,109 @@ mod tests {
 
     fn caps() -> Capabilities {
         crate::engines::CleanRoom.capabilities()
+    }
+
+    /// The JSON report's schema lists every kind, most severe first, as the
+    /// reports write them (it once lacked the two domain kinds).
+    #[test]
+    fn the_report_schema_lists_every_kind_most_severe_first() {
+        let all = [
+            Kind::Crash,
+            Kind::Hang,
+            Kind::Slow,
+            Kind::Broken,
+            Kind::BeyondOwnLimit,
+            Kind::AcceptsInvalid,
+            Kind::ReplacesOutsideDomain,
+            Kind::Uniqueness,
+            Kind::WrongOutput,
+            Kind::RoundTrip,
+            Kind::OutsideDomain,
+            Kind::RejectsValid,
+            Kind::WrongErrorKind,
+        ];
+        // A new kind does not compile here until it is listed above.
+        for kind in all {
+            match kind {
+                Kind::Crash
+                | Kind::Hang
+                | Kind::Slow
+                | Kind::Broken
+                | Kind::BeyondOwnLimit
+                | Kind::AcceptsInvalid
+                | Kind::ReplacesOutsideDomain
+                | Kind::Uniqueness
+                | Kind::WrongOutput
+                | Kind::RoundTrip
+                | Kind::OutsideDomain
+                | Kind::RejectsValid
+                | Kind::WrongErrorKind => {}
+            }
+        }
+        assert!(all.is_sorted());
+        let schema: serde_json::Value =
+            serde_json::from_str(include_str!("../../docs/report.schema.json")).unwrap();
+        let names: Vec<serde_json::Value> = all
+            .iter()
+            .map(|k| serde_json::to_value(k).unwrap())
+            .collect();
+        assert_eq!(
+            schema["$defs"]["cause"]["properties"]["kind"]["enum"],
+            serde_json::Value::Array(names)
+        );
+    }
+
+    /// An answer beyond the implementation's own declared limit is one
+    /// cause, right after a broken answer, keyed by that limit alone: by
+    /// one code point or by many, where the reference succeeds or fails,
+    /// so that minimizing keeps it beyond the limit and nothing else.
+    #[test]
+    fn an_answer_beyond_its_own_limit_is_keyed_by_the_limit() {
+        let declared = crate::engines::Declaration {
+            max_encode: Some(512),
+            max_decode: Some(1000),
+            ..Default::default()
+        }
+        .apply(caps());
+        let decoded = |n: usize| {
+            Ok(Expected::Decoded(CodePoints::with_flags(
+                &vec![0x61; n],
+                None,
+            )))
+        };
+        let decode = Request::Decode(b"a-b".to_vec());
+        let ok = Expected::Decoded(CodePoints::with_flags(&[0x61; 513], None));
+        let bad = Expected::Error(ErrorKind::BadInput);
+        let key = key_of(&declared, Codec::Punycode, &decode, &ok, &decoded(513));
+        assert_eq!(
+            key.to_string(),
+            "decode: answered beyond its own declared limit: a write past a fixed buffer? (implementation: more code points than its declared --max-encode 512)"
+        );
+        for (reference, n) in [(&ok, 600), (&bad, 513), (&bad, 4000)] {
+            assert_eq!(
+                key_of(&declared, Codec::Punycode, &decode, reference, &decoded(n)),
+                key
+            );
+        }
+        // At the limit it is judged as any answer: here a wrong output.
+        let at = key_of(&declared, Codec::Punycode, &decode, &ok, &decoded(512));
+        assert_eq!(at.kind, Kind::WrongOutput);
+        // Encoding: bytes beyond --max-decode.
+        let encode = Request::Encode {
+            code_points: vec![0x61],
+            flags: None,
+        };
+        let long = Ok(Expected::Encoded(vec![b'a'; 1001]));
+        let key = key_of(&declared, Codec::Punycode, &encode, &bad, &long);
+        assert_eq!(
+            (key.kind, key.reference.as_str(), key.got.as_str()),
+            (
+                Kind::BeyondOwnLimit,
+                "",
+                "more bytes than its declared --max-decode 1000"
+            )
+        );
+        assert!(Kind::Broken < Kind::BeyondOwnLimit && Kind::BeyondOwnLimit < Kind::AcceptsInvalid);
     }
 
     fn unicode() -> Capabilities {

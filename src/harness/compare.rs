@@ -9,7 +9,7 @@
 //!
 //! # Size
 //!
-//! Over 800 lines only with its unit tests (the code is under 460): each
+//! Over 800 lines only with its unit tests (the code is under 560): each
 //! rule of judgement (domains, declared limits, error detail) is tested
 //! here, beside the rule, in both directions.
 
@@ -140,6 +140,12 @@ pub fn evaluate(
     if let Err(EngineError::Limit(message)) = got {
         return own_limit(caps, request, reference, message);
     }
+    if let Some(beyond) = BeyondOwnLimit::of(caps, got) {
+        return Verdict::Nonconformance(format!(
+            "answered {beyond}: a write past a fixed buffer? (expected {})",
+            excerpt(&describe(&Ok(reference.clone())))
+        ));
+    }
     // Punycode's digits are case-insensitive (section 5); the other
     // codecs' encoded forms are compared byte for byte.
     let unflagged_encode =
@@ -166,12 +172,87 @@ pub fn evaluate(
     }
 }
 
+/// A successful answer longer than one of the implementation's own
+/// declared limits that bind its answers ([`crate::engines::BoundAnswers`]):
+/// more code points decoded than `--max-encode`, more bytes encoded than
+/// `--max-decode`. Whatever the reference answered, right or wrong, the
+/// answer is longer than the implementation said it can hold: the mark of
+/// a write past a fixed buffer (OpenSSL 3.0.6 answers 513 code points from
+/// its 512-entry array, CVE-2022-3602).
+///
+/// Decoded code points are counted as code points, not UTF-16 units: an
+/// implementation whose limit counts code points (OpenSSL's array of
+/// `unsigned int`) answers 512 supplementary code points honestly, and a
+/// finding must hold under either count; an answer exactly at the limit is
+/// within it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BeyondOwnLimit {
+    /// The answer's length: code points decoded, or bytes encoded.
+    pub len: usize,
+    /// The limit it is beyond.
+    pub limit: usize,
+    /// Whether the answer is a decoding (against `--max-encode`), or an
+    /// encoding (against `--max-decode`).
+    pub decoded: bool,
+}
+
+impl BeyondOwnLimit {
+    /// `got` beyond a limit of `caps` that binds it; `None` for an answer
+    /// within its limits, a refusal, or one no declared limit binds.
+    pub fn of(caps: &Capabilities, got: &Result<Expected, EngineError>) -> Option<Self> {
+        let (len, limit, decoded) = match got {
+            Ok(Expected::Decoded(cps)) if caps.bound_answers.decoded => {
+                (cps.values.len(), caps.max_encode_input?, true)
+            }
+            Ok(Expected::Encoded(bytes)) if caps.bound_answers.encoded => {
+                (bytes.len(), caps.max_decode_input?, false)
+            }
+            _ => return None,
+        };
+        (len > limit).then_some(BeyondOwnLimit {
+            len,
+            limit,
+            decoded,
+        })
+    }
+
+    /// The unit it counts: `code points` or `bytes`.
+    pub fn unit(&self) -> &'static str {
+        if self.decoded { "code points" } else { "bytes" }
+    }
+
+    /// The declaration whose limit it is beyond, with that limit:
+    /// `--max-encode 512`.
+    pub fn declared(&self) -> String {
+        let option = if self.decoded {
+            "--max-encode"
+        } else {
+            "--max-decode"
+        };
+        format!("{option} {}", self.limit)
+    }
+}
+
+impl std::fmt::Display for BeyondOwnLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {}, beyond its own declared {}",
+            self.len,
+            self.unit(),
+            self.declared()
+        )
+    }
+}
+
 /// A failure of an implementation that does not say why it fails
 /// (`--errors failure-only`) where the request, or the reference's answer
 /// to it, is beyond a limit it declares: its failure is that limit
 /// speaking, as "input or output is too large" is for one that says so
 /// ([`own_limit`]). `None` for anything else: a failure within the limits
-/// stays a finding, and a success beyond them is judged as any other.
+/// stays a finding, and a success beyond them is judged as any other (and
+/// is a finding of its own where the limit binds answers:
+/// [`BeyondOwnLimit`]).
 fn failed_at_declared_limit(
     caps: &Capabilities,
     request: &Request,
@@ -779,8 +860,9 @@ mod tests {
             let verdict = judge(&kinds, &encode, got.clone());
             assert!(matches!(verdict, Verdict::Nonconformance(_)), "{verdict:?}");
         }
-        // A success beyond the limit is judged as ever: right is the same,
-        // wrong is wrong.
+        // A success beyond a limit that does not bind answers (a library's
+        // limit on its input) is judged as ever: right is the same, wrong
+        // is wrong.
         let caps = failure_only(Some(256), Some(256));
         assert_eq!(
             judge(&caps, &encode, Ok(Expected::Encoded(encoded))),
@@ -825,6 +907,115 @@ mod tests {
         assert!(
             long.len() < 1000 && long.ends_with("… (1,048,606 bytes in all)"),
             "{long}"
+        );
+    }
+
+    /// A declared limit binds answers too: a decoding with more code points
+    /// than `--max-encode`, an encoding with more bytes than `--max-decode`,
+    /// is a finding whatever the reference answered (OpenSSL 3.0.6 answers
+    /// the reference's 513 code points from its 512-entry array). At the
+    /// limit, refused, counted in UTF-16 units only, or under a built-in
+    /// limit on the input alone (ICU's), it is not.
+    #[test]
+    fn an_answer_beyond_its_own_declared_limit_is_a_finding() {
+        use crate::engines::Declaration;
+        let limits = |max_encode, max_decode| {
+            Declaration {
+                max_encode,
+                max_decode,
+                ..Declaration::default()
+            }
+            .apply(declared(CodePointDomain::U32))
+        };
+        let judge =
+            |caps: &Capabilities, request: &Request, got: &Result<Expected, EngineError>| {
+                let reference = reference(request).unwrap();
+                evaluate(caps, Codec::Punycode, request, &reference, got, true)
+            };
+        let decoding = |n: u32, first: u32| {
+            let code_points: Vec<u32> = (first..first + n).collect();
+            let Some(Expected::Encoded(text)) = reference(&Request::Encode {
+                code_points,
+                flags: None,
+            }) else {
+                panic!("the reference encodes {n} code points");
+            };
+            Request::Decode(text)
+        };
+        let right = |request: &Request| Ok(reference(request).unwrap());
+        let beyond = |verdict: &Verdict, what: &str| {
+            matches!(verdict, Verdict::Nonconformance(d)
+                if d.starts_with(&format!("answered {what}, beyond its own declared"))
+                    && d.contains("a write past a fixed buffer?"))
+        };
+        let caps = limits(Some(512), None);
+        // The reference's own answer, one code point beyond: a finding.
+        let over = decoding(513, 0x4E00);
+        let verdict = judge(&caps, &over, &right(&over));
+        assert!(beyond(&verdict, "513 code points"), "{verdict:?}");
+        // A wrong answer beyond the limit is this finding too.
+        let wrong = Ok(Expected::Decoded(CodePoints::with_flags(
+            &[0x61; 600],
+            None,
+        )));
+        let verdict = judge(&caps, &over, &wrong);
+        assert!(beyond(&verdict, "600 code points"), "{verdict:?}");
+        // Exactly at the limit; and 512 supplementary code points (1,024
+        // UTF-16 units): within a limit of 512 code points.
+        for at in [decoding(512, 0x4E00), decoding(512, 0x1_F000)] {
+            assert_eq!(judge(&caps, &at, &right(&at)), Verdict::Same);
+        }
+        // A refusal beyond it is the limit speaking, as before.
+        let too_large = Err(EngineError::Limit("input or output is too large".into()));
+        assert!(matches!(
+            judge(&caps, &over, &too_large),
+            Verdict::Skip {
+                class: Class::LengthLimit,
+                ..
+            }
+        ));
+        // The same numbers as a built-in limit on the input alone: the
+        // answer is judged as ever.
+        let input_only = Capabilities {
+            max_encode_input: Some(512),
+            ..declared(CodePointDomain::U32)
+        };
+        assert_eq!(judge(&input_only, &over, &right(&over)), Verdict::Same);
+        // Where the reference fails, success beyond the limit is still
+        // beyond it first.
+        let failing = Request::Decode([vec![b'a'; 600], b"-99999999999".to_vec()].concat());
+        assert!(matches!(reference(&failing), Some(Expected::Error(_))));
+        let verdict = judge(&caps, &failing, &wrong);
+        assert!(beyond(&verdict, "600 code points"), "{verdict:?}");
+
+        // Encoding: bytes of Punycode beyond --max-decode.
+        let encode = Request::Encode {
+            code_points: (0..223).map(|k| 0x4E00 + k * 7).collect(),
+            flags: None,
+        };
+        let Some(Expected::Encoded(encoded)) = reference(&encode) else {
+            panic!("the reference encodes it");
+        };
+        let len = encoded.len();
+        let verdict = judge(&limits(None, Some(len - 1)), &encode, &right(&encode));
+        assert!(beyond(&verdict, &format!("{len} bytes")), "{verdict:?}");
+        assert!(
+            matches!(&verdict, Verdict::Nonconformance(d) if d.contains(&format!("--max-decode {}", len - 1))),
+            "{verdict:?}"
+        );
+        assert_eq!(
+            judge(&limits(None, Some(len)), &encode, &right(&encode)),
+            Verdict::Same
+        );
+        // --max-encode binds decodings, not encodings; --max-decode the
+        // reverse (asked through evaluate alone, past the input checks).
+        assert_eq!(
+            judge(&limits(Some(1), None), &encode, &right(&encode)),
+            Verdict::Same
+        );
+        assert_eq!(
+            judge(&limits(None, Some(1)), &over, &right(&over)),
+            Verdict::Same
         );
     }
 }

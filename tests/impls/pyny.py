@@ -2,9 +2,9 @@
 """pyny: an independent Punycode (RFC 3492) codec behind the command-line
 convention of the RFC's Appendix C test wrapper, with optional planted bugs.
 
-Usage:  pyny.py [--unicode] [--bug NAME] -e      code points in, Punycode out
-        pyny.py [--unicode] [--bug NAME] -d      Punycode in, code points out
-        pyny.py [--unicode] [--bug NAME] --pipe  punycheck's pipe: protocol
+Usage:  pyny.py [--unicode] [--buffer N] [--bug NAME] -e      code points in, Punycode out
+        pyny.py [--unicode] [--buffer N] [--bug NAME] -d      Punycode in, code points out
+        pyny.py [--unicode] [--buffer N] [--bug NAME] --pipe  punycheck's pipe: protocol
         pyny.py --help
 
   --delay S  wait S seconds (a decimal number) before each answer: a
@@ -18,6 +18,11 @@ Usage:  pyny.py [--unicode] [--bug NAME] -e      code points in, Punycode out
              below: ten times the cost probe's 1 s budget and more from
              1024 on, nothing under it, whatever the machine's speed.
              Long vectors (runs of a few code points) cost nothing.
+
+  --buffer N decode into an array of N code points (1 to 100000), as a C
+             program with a fixed buffer does, its space check right: a
+             decoding of more than N code points is "input or output is too
+             large". A limit to declare (--max-encode N), and kept.
 
   --unicode  take and return only Unicode scalar values, as an implementation
              built on Python's str and UTF-8 would: a code point above
@@ -122,6 +127,12 @@ Planted bugs (--bug NAME changes exactly one thing; sections of RFC 3492):
                          CVE-2022-3602): the 513th code point inserted is
                          written past the array, an uncaught IndexError
                          (exit status 70)
+  buffer-512-silent      decoder with a 512-entry output array whose space
+                         check is off by one, as OpenSSL 3.0.6's was
+                         (CVE-2022-3602), where the 513th entry is not
+                         checked: it answers 513 code points as if nothing
+                         happened (C wrote one entry past the array), and
+                         says "too large" from the 514th on
 """
 
 import bisect
@@ -146,7 +157,8 @@ ULONG_MAX = 2**64 - 1  # scanf's %lx reads an LP64 unsigned long
 MAX_CODE_POINTS = 100_000
 MAX_LINE = 100_000
 
-# The planted buffer sizes (--bug buffer-256, --bug buffer-512-overrun).
+# The planted buffer sizes (--bug buffer-256, --bug buffer-512-overrun,
+# --bug buffer-512-silent).
 SHORT_BUFFER = 256
 FIXED_OUTPUT = 512
 
@@ -189,9 +201,12 @@ def is_scalar(code_point: int) -> bool:
 class Punycode:
     """Sections 6.1-6.3 with Appendix A annotations, one bug optional."""
 
-    def __init__(self, bug: str | None = None, unicode: bool = False):
+    def __init__(self, bug: str | None = None, unicode: bool = False, buffer: int | None = None):
         self.bug = bug
         self.unicode = unicode
+        if bug in ("buffer-512-overrun", "buffer-512-silent"):
+            buffer = FIXED_OUTPUT
+        self.buffer = buffer  # the decoder's array, in code points
         self.maxint = UINT32_MAX
 
     def _limit(self, encoding: bool) -> int:
@@ -334,7 +349,7 @@ class Punycode:
             basic, pos = b"", 0
         if any(c >= INITIAL_N for c in basic):
             raise BadInput
-        if self.bug == "buffer-512-overrun" and len(basic) > FIXED_OUTPUT:
+        if self.buffer is not None and len(basic) > self.buffer:
             raise TooBig
         output = list(basic)
         upper = [ord("A") <= c <= ord("Z") for c in basic]  # Appendix A
@@ -367,13 +382,16 @@ class Punycode:
             if self.unicode and not is_scalar(n):
                 raise BadInput
             i %= size
-            if self.bug == "buffer-512-overrun":
+            if self.bug in ("buffer-512-overrun", "buffer-512-silent"):
                 # C: "if (out > max_out) return big_output;" where >= was
-                # meant; the memmove then writes output[512].
+                # meant; the memmove then writes output[512]: past the
+                # array (overrun), or where nothing else lives (silent).
                 if len(output) > FIXED_OUTPUT:
                     raise TooBig
-                if len(output) == FIXED_OUTPUT:
+                if len(output) == FIXED_OUTPUT and self.bug == "buffer-512-overrun":
                     raise IndexError("list assignment index out of range")
+            elif self.buffer is not None and len(output) >= self.buffer:
+                raise TooBig
             output.insert(i, n)
             # Appendix A: the case of the delta's last character.
             last = text[pos - 1]
@@ -474,7 +492,7 @@ def write_all(fd: int, data: bytes) -> None:
 def usage(message: str) -> int:
     text = (
         f"pyny.py: {message}\n"
-        "usage: pyny.py [--unicode] [--bug NAME] -e|-d (--help lists the bugs)\n"
+        "usage: pyny.py [--unicode] [--buffer N] [--bug NAME] -e|-d|--pipe (--help lists the bugs)\n"
     )
     write_all(2, text.encode())
     return 2
@@ -526,7 +544,7 @@ def serve(codec: Punycode, delay: float, cost: str | None) -> int:
 
 
 def main(args: list[str]) -> int:
-    mode = bug = None
+    mode = bug = buffer = None
     unicode = False
     delay = 0.0
     cost = None
@@ -548,6 +566,13 @@ def main(args: list[str]) -> int:
                 return usage("--delay takes a number of seconds")
             if not 0 <= delay <= 60:
                 return usage("--delay takes 0 to 60 seconds")
+        elif arg == "--buffer":
+            try:
+                buffer = int(next(rest, ""))
+            except ValueError:
+                return usage("--buffer takes a number of code points")
+            if not 1 <= buffer <= MAX_CODE_POINTS:
+                return usage(f"--buffer takes 1 to {MAX_CODE_POINTS} code points")
         elif arg == "--bug" or arg.startswith("--bug="):
             name = next(rest, None) if arg == "--bug" else arg[len("--bug="):]
             if name is None or bug is not None:
@@ -562,7 +587,9 @@ def main(args: list[str]) -> int:
     if mode is None:
         return usage("needs -e, -d or --pipe")
 
-    codec = Punycode(bug, unicode)
+    if buffer is not None and bug in ("buffer-512-overrun", "buffer-512-silent"):
+        return usage(f"--bug {bug} has its own buffer; --buffer cannot change it")
+    codec = Punycode(bug, unicode, buffer)
     if mode == "--pipe":
         return serve(codec, delay, cost)
     time.sleep(delay)

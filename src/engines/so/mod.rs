@@ -151,6 +151,7 @@ fn capabilities(declaration: &Declaration) -> Capabilities {
         punycode_input: PunycodeInput::Bytes,
         max_encode_input: None,
         max_decode_input: None,
+        bound_answers: Default::default(),
         directions: Directions::Both,
         deviations: &[],
     })
