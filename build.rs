@@ -212,6 +212,22 @@ fn icu() {
     );
 }
 
+/// ada-url's Punycode through `csrc/ada_punycode_shim.cpp`, exported as
+/// `punycheck_ada_*`. Only with the cargo feature `ada` (a default one), which
+/// brings in the `ada-url` crate: it compiles ada's bundled `ada.cpp` into
+/// the static library `ada` and links it, after this shim's archive, since
+/// the crate depends on nothing of ours (`src/bench/ada.rs` names the crate so
+/// that it is linked).
+fn ada() {
+    println!("cargo:rerun-if-changed=csrc/ada_punycode_shim.cpp");
+    cc::Build::new()
+        .cpp(true)
+        .file("csrc/ada_punycode_shim.cpp")
+        .std("c++17")
+        .warnings(true)
+        .compile("ada_punycode_shim");
+}
+
 fn main() {
     println!("cargo:rerun-if-changed=csrc/punycode.c");
     println!("cargo:rerun-if-changed=csrc/amc_ace_z.c");
@@ -235,5 +251,8 @@ fn main() {
     }
     if env::var_os("CARGO_FEATURE_ICU").is_some() {
         icu();
+    }
+    if env::var_os("CARGO_FEATURE_ADA").is_some() {
+        ada();
     }
 }

@@ -1,5 +1,5 @@
-//! Criterion benchmarks of the clean-room codec, the RFC's C reference and
-//! the `idna` crate on the inputs of `punycheck bench` (`punycheck::bench`):
+//! Criterion benchmarks of the clean-room codec, the RFC's C reference, the
+//! `idna` crate and ada-url's Punycode (cargo feature `ada`) on the inputs of `punycheck bench` (`punycheck::bench`):
 //! one group per direction, input set and size, one benchmark per
 //! implementation, throughput in code points.
 //!
@@ -10,7 +10,7 @@
 //! ```
 //!
 //! The long inputs go up to 10^5 code points for few-distinct and 10^4 for
-//! many-distinct: the three implementations are quadratic today, criterion
+//! many-distinct: the C reference, idna and ada are quadratic, criterion
 //! runs each benchmark at least eleven times, and encoding 10^5 distinct
 //! code points takes about 40 s. `PUNYCHECK_BENCH_MAX_SIZE=N` sets both
 //! limits to N (at most 10^6), e.g. once the clean-room code is O(n log n);
@@ -28,8 +28,15 @@ use punycheck::bench::{
     self, Builtin, DecodeInput, EncodeInput, InputSet, SetKind, Settings, Subject,
 };
 
-/// The implementations benchmarked here.
-const SUBJECTS: [Builtin; 3] = [Builtin::CleanRoom, Builtin::RfcC, Builtin::Idna];
+/// The implementations benchmarked here: ada with the cargo feature `ada` (a
+/// default one).
+fn subjects() -> Vec<Builtin> {
+    let mut subjects = vec![Builtin::CleanRoom, Builtin::RfcC, Builtin::Idna];
+    if cfg!(feature = "ada") {
+        subjects.push(Builtin::Ada);
+    }
+    subjects
+}
 
 /// The longest few-distinct input by default.
 const DEFAULT_MAX_SIZE: usize = 100_000;
@@ -52,6 +59,7 @@ fn max_sizes() -> (usize, usize) {
 
 fn punycode(c: &mut Criterion) {
     let (max_size, max_many_distinct) = max_sizes();
+    let subjects = subjects();
     let settings = Settings::full()
         .with_max_size(max_size)
         .unwrap_or_else(|e| panic!("{e}"));
@@ -72,7 +80,7 @@ fn punycode(c: &mut Criterion) {
             .collect();
         let decode_inputs: Vec<DecodeInput> =
             encodings.iter().cloned().map(DecodeInput::new).collect();
-        for subject in SUBJECTS {
+        for &subject in &subjects {
             for (k, input) in encode_inputs.iter().enumerate() {
                 assert_eq!(
                     subject.encode(input).as_ref(),
@@ -96,7 +104,7 @@ fn punycode(c: &mut Criterion) {
         let code_points = set.code_points() as u64;
         let mut group = c.benchmark_group(format!("encode/{}", set.id()));
         configure(&mut group, set.kind.is_long(), code_points);
-        for subject in SUBJECTS {
+        for &subject in &subjects {
             group.bench_function(subject.name(), |b| {
                 b.iter(|| {
                     for input in &encode_inputs {
@@ -109,7 +117,7 @@ fn punycode(c: &mut Criterion) {
 
         let mut group = c.benchmark_group(format!("decode/{}", set.id()));
         configure(&mut group, set.kind.is_long(), code_points);
-        for subject in SUBJECTS {
+        for &subject in &subjects {
             group.bench_function(subject.name(), |b| {
                 b.iter(|| {
                     for input in &decode_inputs {

@@ -91,6 +91,8 @@
 //!   [`Settings`], and [`run`], which checks then times every input set in
 //!   both directions.
 
+#[cfg(feature = "ada")]
+mod ada;
 mod check;
 mod inputs;
 mod plot;

@@ -88,25 +88,30 @@ pub enum Builtin {
     Libidn2,
     /// ICU's `u_strToPunycode`/`u_strFromPunycode`.
     Icu,
+    /// ada-url's `ada::idna` Punycode (Node.js's URL parser), a peer for
+    /// timing only (`super::ada`, cargo feature `ada`).
+    Ada,
 }
 
 impl Builtin {
     /// Every one, the reference first.
-    pub const ALL: [Builtin; 5] = [
+    pub const ALL: [Builtin; 6] = [
         Builtin::RfcC,
         Builtin::CleanRoom,
         Builtin::Idna,
         Builtin::Libidn2,
         Builtin::Icu,
+        Builtin::Ada,
     ];
 
-    /// Those in this build (libidn2 and ICU are cargo features).
+    /// Those in this build (libidn2, ICU and ada are cargo features).
     pub fn available() -> Vec<Builtin> {
         Self::ALL
             .into_iter()
             .filter(|&b| {
                 (b != Builtin::Libidn2 || cfg!(feature = "libidn2"))
                     && (b != Builtin::Icu || cfg!(feature = "icu"))
+                    && (b != Builtin::Ada || cfg!(feature = "ada"))
             })
             .collect()
     }
@@ -139,6 +144,7 @@ impl Subject for Builtin {
             Builtin::Idna => "idna",
             Builtin::Libidn2 => "libidn2",
             Builtin::Icu => "icu",
+            Builtin::Ada => "ada",
         }
     }
 
@@ -163,6 +169,10 @@ impl Subject for Builtin {
             Builtin::Icu => Icu.encode(&input.code_points, None),
             #[cfg(not(feature = "icu"))]
             Builtin::Icu => Err(not_built("icu")),
+            #[cfg(feature = "ada")]
+            Builtin::Ada => super::ada::encode(&input.code_points),
+            #[cfg(not(feature = "ada"))]
+            Builtin::Ada => Err(not_built("ada")),
         }
     }
 
@@ -191,6 +201,10 @@ impl Subject for Builtin {
             Builtin::Icu => Icu.decode(&input.bytes).map(|d| d.code_points),
             #[cfg(not(feature = "icu"))]
             Builtin::Icu => Err(not_built("icu")),
+            #[cfg(feature = "ada")]
+            Builtin::Ada => super::ada::decode(&input.bytes),
+            #[cfg(not(feature = "ada"))]
+            Builtin::Ada => Err(not_built("ada")),
         }
     }
 

@@ -8,14 +8,14 @@
 //! the chain:
 //!
 //! - one pass maps the input to [`CLASSES`] (digit value and case, or
-//!   delimiter and non-ASCII), and bit masks of them;
-//! - each integer of up to [`WINDOW`] digits is read at once: the digits
-//!   below their thresholds are found by comparing four bytes in one word
-//!   (the thresholds depend only on the bias, and are tabled), the first of
-//!   them ends the integer, and the sum is selected without a branch;
-//!   integers that are longer, or hold a non-digit or the end of the input
-//!   before their last digit, are read digit by digit, failing exactly where
-//!   the RFC does;
+//!   delimiter and non-ASCII), and bit masks of the delimiters and non-ASCII
+//!   bytes;
+//! - each integer of up to [`WINDOW`] digits is read with the thresholds
+//!   and weights of its bias tabled ([`read_integer`]): where it ends is the
+//!   one branch that depends on the data, and predicted, it keeps the
+//!   thresholds off the chain of latencies; integers that are longer, or
+//!   hold a non-digit or the end of the input before their last digit, are
+//!   read digit by digit, failing exactly where the RFC does;
 //! - while `i` stays below [`SMALL`] (always, for a valid label), the rest
 //!   of section 6.2's loop needs no overflow check, and divides by
 //!   multiplying ([`divide`]); beyond, the general paths' loop
@@ -29,7 +29,7 @@
 //!   word, and taking one is a shift; beyond, a 64-bit mask of free slots
 //!   ([`Slots::take`]).
 
-use super::blocks::{LOW, byte_prefix, select_by_prefix};
+use super::blocks::{byte_prefix, select_by_prefix};
 use super::steps::{
     ADAPT_LOOP_END, ADAPT_TAIL, DIGIT_VALUES, NO_DIGIT, Progress, insertions, read_delta,
     scaled_bias,
@@ -44,9 +44,6 @@ pub(super) const LABEL: usize = 64;
 /// nearly every integer of a label (the first is typically three or four
 /// digits, the others one or two).
 const WINDOW: usize = 4;
-
-/// The high bit of every byte of a 32-bit word.
-const HIGH_32: u32 = 0x8080_8080;
 
 /// [`CLASSES`] of a byte that is no digit.
 const NOT_DIGIT: u8 = 0x80;
@@ -149,12 +146,6 @@ fn thresholds_of(bias: u32) -> &'static Thresholds {
     &THRESHOLDS[usize::from(bias as u8)]
 }
 
-/// One bit per byte of `word` (its bit 0), gathered into the low byte.
-#[inline]
-fn gather(word: u64) -> u64 {
-    ((word & LOW).wrapping_mul(0x0102_0408_1020_4080)) >> 56
-}
-
 /// Free slots, below 64: a bit each, and per byte of bits how many are free
 /// up to its end.
 struct Slots {
@@ -200,41 +191,56 @@ impl Slots {
 /// longest, so that indexing by a remainder needs no bounds check).
 type Classes = [u8; 2 * LABEL];
 
-/// Reads the integer at `classes[pos..]` at once: the integer and its number
-/// of digits, or `None` when it must be read digit by digit (more than
+/// Reads the integer at `classes[pos..]`: the integer and its number of
+/// digits, or `None` when it must be read digit by digit (more than
 /// [`WINDOW`] digits, or a non-digit or the end of the input before its last
 /// digit).
 ///
-/// This lies on the chain from one bias to the next, so it is written for
-/// latency: the four candidate sums are formed while the end is found, then
-/// one is selected.
+/// Where each integer ends is a branch: in labels nearly every integer
+/// after the first has one or two digits, which the processor predicts well,
+/// and a predicted end takes the thresholds off the chain from one integer
+/// to the next (selecting the sum without branches, as an earlier version
+/// did, kept them on it and was slower than ada-url's plain loop).
 #[inline]
-fn read_window(classes: &Classes, pos: usize, thresholds: &Thresholds) -> Option<(u32, usize)> {
-    debug_assert!(pos < LABEL);
-    let window = &classes[pos % LABEL..][..WINDOW];
-    let word = u32::from_le_bytes(window.try_into().ok()?);
-    // Digit values; a non-digit reads as some value, but is caught below
-    // whenever it comes at or before the last digit.
-    let values = word & u32::from_le_bytes([VALUE; 4]);
-    let ends = ((thresholds.last_digit_max | HIGH_32) - values) & HIGH_32;
-    // Every bit up to the high bit of the last digit's byte.
-    let through = ends ^ ends.wrapping_sub(1);
-    if ends == 0 || word & HIGH_32 & through != 0 {
+fn read_integer(classes: &Classes, pos: usize, thresholds: &Thresholds) -> Option<(u32, usize)> {
+    let class = |j: usize| classes[(pos + j) % (2 * LABEL)];
+    let max = thresholds.last_digit_max;
+    let [w1, w2, w3] = thresholds.weights;
+    let c0 = class(0);
+    if c0 & NOT_DIGIT != 0 {
         return None;
     }
-    let [w1, w2, w3] = thresholds.weights;
-    let one = values & 0xFF;
-    let two = one + ((values >> 8) & 0xFF) * w1;
-    let three = two + ((values >> 16) & 0xFF) * w2;
-    let four = three + (values >> 24) * w3;
-    // Which candidate is a guess the processor cannot make, so select
-    // without branches.
-    let pick = |end: u32, this: u32, later: u32| {
-        std::hint::select_unpredictable(ends & end != 0, this, later)
-    };
-    let delta = pick(0x80, one, pick(0x8000, two, pick(0x80_0000, three, four)));
-    // The last digit's high bit is bit 8k + 7 for digit k.
-    Some((delta, (ends.trailing_zeros() as usize + 1) / 8))
+    let v0 = u32::from(c0 & VALUE);
+    if v0 <= max & 0xFF {
+        return Some((v0, 1));
+    }
+    let c1 = class(1);
+    if c1 & NOT_DIGIT != 0 {
+        return None;
+    }
+    let v1 = u32::from(c1 & VALUE);
+    let two = v0 + v1 * w1;
+    if v1 <= (max >> 8) & 0xFF {
+        return Some((two, 2));
+    }
+    let c2 = class(2);
+    if c2 & NOT_DIGIT != 0 {
+        return None;
+    }
+    let v2 = u32::from(c2 & VALUE);
+    let three = two + v2 * w2;
+    if v2 <= (max >> 16) & 0xFF {
+        return Some((three, 3));
+    }
+    let c3 = class(3);
+    if c3 & NOT_DIGIT != 0 {
+        return None;
+    }
+    let v3 = u32::from(c3 & VALUE);
+    if v3 <= max >> 24 {
+        return Some((three + v3 * w3, 4));
+    }
+    None
 }
 
 /// `ceil(2^32 / d)` for every `d` below 128 (0 for 0): `x div d` is then the
@@ -284,16 +290,14 @@ const NIBBLES: usize = 16;
 /// empty; same results as [`super::fast`]'s general paths.
 pub(super) fn decode(input: &[u8], max_out: u32, output: &mut Decoded) -> Result<(), Error> {
     let mut classes: Classes = [NOT_DIGIT; 2 * LABEL];
-    for (class, &c) in classes.iter_mut().zip(input) {
-        *class = CLASSES[usize::from(c)];
-    }
+    // The masks come from the bytes, not from `classes`: reading its bytes
+    // back as words right after storing them one by one would stall.
     let mut delimiters = 0u64;
     let mut non_ascii = 0u64;
-    for (k, chunk) in classes.chunks_exact(8).take(LABEL / 8).enumerate() {
-        let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
-        let not_digit = word >> 7;
-        delimiters |= gather(not_digit & word) << (8 * k);
-        non_ascii |= gather(not_digit & (word >> 1)) << (8 * k);
+    for (k, (class, &c)) in classes.iter_mut().zip(input).enumerate() {
+        *class = CLASSES[usize::from(c)];
+        delimiters |= u64::from(c == DELIMITER) << k;
+        non_ascii |= u64::from(c >> 7) << k;
     }
     // As in section 6.2: the literal portion ends at the last delimiter; one
     // at position 0 starts none and is left to fail as a digit.
@@ -338,7 +342,7 @@ pub(super) fn decode(input: &[u8], max_out: u32, output: &mut Decoded) -> Result
     while pos < input.len() {
         let oldi = i;
         let end;
-        (i, end) = match read_window(&classes, pos, thresholds) {
+        (i, end) = match read_integer(&classes, pos, thresholds) {
             Some((delta, digits)) => (oldi + delta, pos + digits),
             None => {
                 let bias = scaled.map_or(INITIAL_BIAS, scaled_bias);
@@ -431,7 +435,6 @@ pub(super) fn decode(input: &[u8], max_out: u32, output: &mut Decoded) -> Result
 
 #[cfg(test)]
 mod tests {
-    use super::super::blocks::HIGH;
     use super::*;
 
     #[test]
@@ -464,10 +467,6 @@ mod tests {
                     assert_eq!(class & NOT_ASCII != 0, !c.is_ascii());
                 }
             }
-        }
-        for bits in 0..=255u64 {
-            let spread = (0..8).map(|j| ((bits >> j) & 1) << (8 * j)).sum::<u64>();
-            assert_eq!(gather(spread | (spread << 3) | HIGH), bits);
         }
     }
 
