@@ -87,7 +87,11 @@ impl CheckSettings {
 ///     |text| idna::punycode::encode_str(text).ok_or(Refusal::Failed),
 ///     |text| idna::punycode::decode_to_string(text).ok_or(Refusal::Failed),
 /// );
-/// let report = check(&mine, &CheckSettings::new(Duration::from_secs(10), 1)).unwrap();
+/// let mut settings = CheckSettings::new(Duration::from_secs(10), 1);
+/// // The cost probe times inputs up to 65,536 code points; the idna crate's
+/// // quadratic encoder is slow on them, so bound it (or `None`: no probe).
+/// settings.cost = Some(punycheck::harness::cost::Bounds { max: 4096, ..Default::default() });
+/// let report = check(&mine, &settings).unwrap();
 /// assert!(report.conforming(), "{}", report.to_text());
 /// ```
 pub fn check(engine: &dyn Engine, settings: &CheckSettings) -> Result<CheckReport, String> {
