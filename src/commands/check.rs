@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use super::progress::{Progress, View};
 use super::{
-    Implementation, MAX_SECONDS, MAX_TIMEOUT, Outcome, Output, Status, Stop, check_seconds,
-    chosen_seed, codec_arg, warn,
+    Implementation, MAX_SECONDS, MAX_TIMEOUT, Outcome, Output, Stop, check_seconds, chosen_seed,
+    codec_arg, warn,
 };
 use crate::codec::Codec;
 use crate::config::{self, Config};
@@ -215,12 +215,7 @@ pub fn run(options: &CheckOptions, out: &mut Output) -> Outcome {
         Ok(()) | Err(Stop::Closed) => {}
         Err(e) => return Err(e),
     }
-    Ok(match report.status() {
-        report::Status::Conforming => Status::Conforming,
-        report::Status::Nonconforming => Status::Nonconforming,
-        report::Status::Incomplete => Status::Incomplete,
-        report::Status::Interrupted => Status::Interrupted,
-    })
+    Ok(report.status())
 }
 
 /// The error of a check that names no implementation.

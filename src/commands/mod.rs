@@ -47,44 +47,9 @@ Exit status:
 A closed standard output (as in `punycheck list | head -1`) ends a command
 quietly with status 0; check still exits with its verdict.";
 
-/// The exit status after Ctrl-C or SIGTERM, as a shell gives a command
-/// that SIGINT ended.
-pub const INTERRUPTED: u8 = 130;
-
-/// How a command that ran ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// Conforming, or done (exit status 0).
-    Conforming,
-    /// Nonconforming, or an input line failed (exit status 1).
-    Nonconforming,
-    /// Nothing found in what ran, but not everything ran (exit status 3).
-    Incomplete,
-    /// Interrupted by Ctrl-C or SIGTERM, what ran until then reported
-    /// (exit status 130).
-    Interrupted,
-}
-
-impl Status {
-    /// `Conforming` when `ok`, else `Nonconforming`.
-    pub fn of(ok: bool) -> Self {
-        if ok {
-            Status::Conforming
-        } else {
-            Status::Nonconforming
-        }
-    }
-
-    /// The process exit status.
-    pub fn code(self) -> u8 {
-        match self {
-            Status::Conforming => 0,
-            Status::Nonconforming => 1,
-            Status::Incomplete => 3,
-            Status::Interrupted => INTERRUPTED,
-        }
-    }
-}
+/// How a command that ran ended: the verdict of a check (one rule for its
+/// exit status and its reports), or done / an input line failed.
+pub use crate::harness::report::{INTERRUPTED, Status};
 
 /// Why a command stopped before its end.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -215,6 +215,16 @@ pub struct Judgement {
     pub gone: Vec<Entry>,
 }
 
+/// The indexes of the `causes` that `baseline` records.
+pub fn known(baseline: &Baseline, causes: &[Cause]) -> Vec<usize> {
+    causes
+        .iter()
+        .enumerate()
+        .filter(|(_, cause)| baseline.cause.iter().any(|e| e.matches(&cause.key)))
+        .map(|(k, _)| k)
+        .collect()
+}
+
 /// Judges `causes` found in `engine` against `baseline`.
 pub fn judge(
     baseline: &Baseline,
@@ -222,12 +232,10 @@ pub fn judge(
     engine: &dyn Engine,
     cost_budget: Duration,
 ) -> Result<Judgement, String> {
-    let mut judgement = Judgement::default();
-    for (k, cause) in causes.iter().enumerate() {
-        if baseline.cause.iter().any(|e| e.matches(&cause.key)) {
-            judgement.known.push(k);
-        }
-    }
+    let mut judgement = Judgement {
+        known: known(baseline, causes),
+        ..Judgement::default()
+    };
     for entry in &baseline.cause {
         if causes.iter().any(|c| entry.matches(&c.key)) {
             continue;

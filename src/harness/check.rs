@@ -340,7 +340,7 @@ pub fn run(
         // asked again: none of them is said to be gone (or still there).
         if interrupted {
             return Ok(baseline::Judgement {
-                known: known_causes(b, &campaign.causes),
+                known: baseline::known(b, &campaign.causes),
                 ..Default::default()
             });
         }
@@ -399,16 +399,6 @@ pub fn run(
             series: found.series,
         }),
     }
-}
-
-/// The indexes of the `causes` that `baseline` records.
-fn known_causes(baseline: &Baseline, causes: &[causes::Cause]) -> Vec<usize> {
-    causes
-        .iter()
-        .enumerate()
-        .filter(|(_, cause)| baseline.cause.iter().any(|e| e.matches(&cause.key)))
-        .map(|(k, _)| k)
-        .collect()
 }
 
 #[cfg(test)]

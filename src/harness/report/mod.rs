@@ -187,7 +187,31 @@ pub enum Status {
     Interrupted,
 }
 
+/// The exit status after Ctrl-C or SIGTERM, as a shell gives a command
+/// that SIGINT ended.
+pub const INTERRUPTED: u8 = 130;
+
 impl Status {
+    /// `Conforming` when `ok`, else `Nonconforming` (for a command that is
+    /// done, or whose input line failed).
+    pub fn of(ok: bool) -> Self {
+        if ok {
+            Status::Conforming
+        } else {
+            Status::Nonconforming
+        }
+    }
+
+    /// The process exit status.
+    pub fn code(self) -> u8 {
+        match self {
+            Status::Conforming => 0,
+            Status::Nonconforming => 1,
+            Status::Incomplete => 3,
+            Status::Interrupted => INTERRUPTED,
+        }
+    }
+
     /// The word for it, as the JSON report's `status` gives it.
     pub fn word(self) -> &'static str {
         match self {
