@@ -114,3 +114,40 @@ fn a_baseline_records_a_slow_cause() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `punycheck cost` gives every family's profile beside the C reference's
+/// and the clean-room code's, and exits 1 for a slow implementation.
+#[test]
+fn the_cost_command_profiles_beside_the_yardsticks() {
+    let profile = |spec: &str| {
+        let out = Command::new(BIN)
+            .args([
+                "cost",
+                "--impl",
+                spec,
+                "--cost-max",
+                "2048",
+                "--seconds",
+                "600",
+            ])
+            .output()
+            .unwrap();
+        (out.status.code(), text(&out.stdout))
+    };
+    let (status, table) = profile("cleanroom");
+    assert_eq!(status, Some(0), "{table}");
+    for family in ["distinct-ascending", "one-run", "alternating"] {
+        assert_eq!(table.matches(&format!("  {family}:")).count(), 2, "{table}");
+    }
+    assert!(
+        table.contains("    rfc-c ") && table.contains(" 2048:"),
+        "{table}"
+    );
+    let (status, table) = profile(&planted("quadratic"));
+    assert_eq!(status, Some(1), "{table}");
+    assert!(table.contains("; OVER THE BUDGET at 1024"), "{table}");
+    assert!(
+        table.contains("\nSLOW: encode of the distinct-ascending family"),
+        "{table}"
+    );
+}

@@ -20,6 +20,7 @@ macro_rules! say {
 
 pub mod bench;
 pub mod check;
+pub mod cost;
 pub mod diff;
 pub mod implementation;
 pub mod lines;

@@ -598,11 +598,23 @@ pub fn yardsticks(request: &Request) -> Vec<(&'static str, f64)> {
         .collect()
 }
 
+/// Probes every family in both directions the implementation takes, a
+/// slow answer ending only its own family (the full profile of `punycheck
+/// cost`), sharing the time evenly.
+pub fn probe_all(engine: &dyn Engine, settings: &Settings) -> Probe {
+    probe_with(engine, settings, false)
+}
+
 /// Probes every family in both directions the implementation takes,
 /// within `settings.until`: the first slow answer of a direction ends that
 /// direction (one slow cause each, whatever the family), and the probe
 /// shares its time evenly among what is left.
 pub fn probe(engine: &dyn Engine, settings: &Settings) -> Probe {
+    probe_with(engine, settings, true)
+}
+
+/// [`probe`], or with `first_only` false [`probe_all`].
+fn probe_with(engine: &dyn Engine, settings: &Settings, first_only: bool) -> Probe {
     let caps = engine.capabilities();
     let mut found = Probe::default();
     let directions: Vec<Direction> = [
@@ -630,7 +642,9 @@ pub fn probe(engine: &dyn Engine, settings: &Settings) -> Probe {
             found.series.push(series);
             if let Some(slow) = slow {
                 found.slow.push(slow);
-                break;
+                if first_only {
+                    break;
+                }
             }
         }
         // A direction found slow is not measured further.

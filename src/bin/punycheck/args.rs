@@ -256,6 +256,11 @@ pub(crate) enum Command {
     Check(CheckArgs),
     /// Asks one question of an implementation and of the C reference.
     Repro(ReproArgs),
+    /// The cost probe's full profile of one implementation beside the C
+    /// reference and the clean-room code: per family of long inputs and
+    /// direction, the time of every size, the growth per doubling, and the
+    /// largest size within the budget. Exits 1 when an answer is slow.
+    Cost(CostArgs),
     /// Lists the built-in implementations and what each declares.
     List,
     /// RFC 3492 Appendix C's own test program, compiled in: -e encodes
@@ -417,4 +422,21 @@ pub(crate) struct ReproArgs {
     /// With --save: where the question comes from.
     #[arg(long, requires = "save")]
     pub(crate) provenance: Option<String>,
+}
+
+/// `punycheck cost`.
+#[derive(clap::Args)]
+pub(crate) struct CostArgs {
+    #[command(flatten)]
+    pub(crate) implementation: ImplArgs,
+    /// A slower answer (asked twice) is slow (default 1).
+    #[arg(long, value_name = "SECONDS", value_parser = commands::parse_timeout, allow_negative_numbers = true)]
+    pub(crate) cost_budget: Option<f64>,
+    /// The longest input, in code points (to encode) or bytes (to decode);
+    /// sizes double from 64 up to it (default 65536).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(64..=4_194_304))]
+    pub(crate) cost_max: Option<u64>,
+    /// The whole run, the two yardsticks' profiles included (default 120).
+    #[arg(long, default_value = "120", value_parser = commands::parse_seconds, allow_negative_numbers = true)]
+    pub(crate) seconds: f64,
 }

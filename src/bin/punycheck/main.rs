@@ -7,16 +7,18 @@ use std::process::ExitCode;
 
 mod args;
 
-use args::{BenchArgs, CheckArgs, Cli, Command, DiffArgs, ReproArgs};
+use args::{BenchArgs, CheckArgs, Cli, Command, CostArgs, DiffArgs, ReproArgs};
 use clap::Parser;
 use punycheck::bench;
 use punycheck::codec::Codec;
 use punycheck::commands::check::CheckOptions;
+use punycheck::commands::cost::CostSettings;
 use punycheck::commands::diff::DiffSettings;
 use punycheck::commands::lines::{self, Direction, LineSettings};
 use punycheck::commands::repro::{Question, ReproSettings, Save};
 use punycheck::commands::{self, INTERRUPTED, Outcome, Output, Stop};
 use punycheck::engines::process;
+use punycheck::harness::cost::Bounds;
 
 fn check_options(codec: Option<Codec>, args: CheckArgs) -> CheckOptions {
     CheckOptions {
@@ -70,6 +72,21 @@ fn repro_settings(codec: Codec, args: ReproArgs) -> ReproSettings {
             name: args.name,
             provenance: args.provenance,
         }),
+    }
+}
+
+fn cost_settings(args: CostArgs) -> CostSettings {
+    let default = Bounds::default();
+    CostSettings {
+        spec: args.implementation.spec(),
+        implementation: args.implementation.declared.implementation(),
+        bounds: Bounds {
+            budget: args
+                .cost_budget
+                .map_or(default.budget, std::time::Duration::from_secs_f64),
+            max: args.cost_max.map_or(default.max, |n| n as usize),
+        },
+        seconds: args.seconds,
     }
 }
 
@@ -195,6 +212,7 @@ fn run(cli: Cli) -> ExitCode {
         Some(Command::Diff(args)) => commands::diff::run(&diff_settings(codec, args), out),
         Some(Command::Check(args)) => commands::check::run(&check_options(chosen, args), out),
         Some(Command::Repro(args)) => commands::repro::run(&repro_settings(codec, args), out),
+        Some(Command::Cost(args)) => commands::cost::run(&cost_settings(args), out),
         Some(Command::List) => commands::listing::list(chosen, out),
         Some(Command::Bench(args)) => bench(args, out),
         Some(Command::RfcWrapper { args }) => commands::rfc_wrapper::run(&args),

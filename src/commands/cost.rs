@@ -1,0 +1,127 @@
+//! `punycheck cost`: the cost probe's full profile of one implementation
+//! beside the C reference and the clean-room code: per direction and
+//! family, the time of every size, the growth per doubling and the largest
+//! size within the budget ([`crate::harness::cost`]). It exits 1 when the
+//! implementation has a slow answer, as `check` would report it.
+
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+use super::{Implementation, Outcome, Output, Status};
+use crate::codec::Codec;
+use crate::engines::{self, Engine};
+use crate::harness::cost::{self, Bounds, Probe, Series};
+
+/// `cost` as the command line gives it.
+#[derive(Clone, Debug)]
+pub struct CostSettings {
+    /// `--impl`.
+    pub spec: String,
+    /// The declaration options and `--timeout`.
+    pub implementation: Implementation,
+    /// `--cost-budget` and `--cost-max`.
+    pub bounds: Bounds,
+    /// `--seconds`: the whole run, the yardsticks' profiles included.
+    pub seconds: f64,
+}
+
+/// Runs `cost`.
+pub fn run(settings: &CostSettings, out: &mut Output) -> Outcome {
+    let engine = engines::from_spec(
+        &settings.spec,
+        &settings.implementation.options(Codec::Punycode)?,
+    )?;
+    let start = Instant::now();
+    let total = Duration::from_secs_f64(settings.seconds);
+    // The implementation first, with half the time; the two yardsticks
+    // share the rest.
+    let profile = |engine: &dyn Engine, share: f64| {
+        let now = Instant::now();
+        let left = total.saturating_sub(now - start);
+        cost::probe_all(
+            engine,
+            &cost::Settings {
+                budget: settings.bounds.budget,
+                max: settings.bounds.max,
+                until: now + left.mul_f64(share),
+            },
+        )
+    };
+    let mine = profile(engine.as_ref(), 0.5);
+    let rfc = profile(&engines::RfcC, 0.5);
+    let clean = profile(&engines::CleanRoom, 1.0);
+    say!(
+        out,
+        "punycheck cost {} (budget {} s, sizes from {} to {})",
+        settings.spec,
+        settings.bounds.budget.as_secs_f64(),
+        cost::FIRST_SIZE,
+        settings.bounds.max
+    );
+    for direction in [cost::Direction::Encode, cost::Direction::Decode] {
+        let rows = table(
+            direction,
+            &[
+                (engine.name(), &mine),
+                ("rfc-c", &rfc),
+                ("cleanroom", &clean),
+            ],
+        );
+        if !rows.is_empty() {
+            say!(out);
+            say!(out, "{} ({}):", direction.name(), cost::unit(direction));
+            for row in rows {
+                say!(out, "{row}");
+            }
+        }
+    }
+    for slow in &mine.slow {
+        say!(out);
+        say!(out, "SLOW: {}", slow.detail(settings.bounds.budget));
+    }
+    Ok(Status::of(mine.slow.is_empty()))
+}
+
+/// The lines of one direction: per family, each profile's times by size,
+/// its growth, and what ended it.
+fn table(direction: cost::Direction, profiles: &[(&str, &Probe)]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for family in cost::Family::ALL {
+        let of = |probe: &Probe| -> Option<Series> {
+            probe
+                .series
+                .iter()
+                .find(|s| s.family == family && s.direction == direction)
+                .cloned()
+        };
+        if profiles.iter().all(|(_, p)| of(p).is_none()) {
+            continue;
+        }
+        lines.push(format!("  {}:", family.name()));
+        for (name, probe) in profiles {
+            let Some(series) = of(probe) else { continue };
+            let mut line = format!("    {name:<12}");
+            for point in &series.points {
+                let _ = write!(
+                    line,
+                    " {}:{}",
+                    point.size,
+                    cost::seconds_text(point.seconds)
+                );
+            }
+            if let Some(growth) = series.growth() {
+                let _ = write!(line, "; {}", cost::growth_words(growth));
+            }
+            let end = match series.end {
+                cost::End::Max => String::new(),
+                cost::End::DeclaredLimit => "; then its declared limit".into(),
+                cost::End::Refused(n) => format!("; refused {n}"),
+                cost::End::OverBudget(n) => format!("; OVER THE BUDGET at {n}"),
+                cost::End::OutOfTime => "; out of time".into(),
+            };
+            line += &end;
+            lines.push(line);
+        }
+    }
+    lines
+}
