@@ -7,7 +7,7 @@ use crate::engines::declaration::describe;
 use crate::engines::{self, Engine};
 use crate::harness::runner::{self, Outcome as Row};
 use crate::harness::vectors::{self, Case};
-use crate::harness::{classes, matrix};
+use crate::harness::{classes, cost, matrix};
 
 /// `punycheck list`: the built-in implementations of each codec (or the
 /// one chosen) with what each declares, and those this build lacks.
@@ -48,6 +48,48 @@ pub fn list(codec: Option<Codec>, out: &mut Output) -> Outcome {
         "so:PATH    a C library exporting Appendix C's punycode_encode and punycode_decode"
     );
     Ok(Status::Conforming)
+}
+
+/// What each built-in costs on distinct code points (the family that makes
+/// RFC 3492's algorithm quadratic), each way: the growth per doubling and
+/// the largest size answered within 1 s. Information: the RFC's own code is
+/// quadratic, and the matrix does not fail on it (`punycheck cost` has the
+/// full profile).
+fn say_cost(engines: &[Box<dyn Engine>], out: &mut Output) -> Result<(), super::Stop> {
+    let bounds = cost::Bounds::default();
+    say!(
+        out,
+        "cost on {} code points, up to {} (growth per doubling; largest size within {} s):",
+        cost::Family::DistinctAscending.name(),
+        bounds.max,
+        bounds.budget.as_secs_f64()
+    );
+    for engine in engines {
+        let mut line = format!("  {:<10}", engine.name());
+        for direction in [cost::Direction::Encode, cost::Direction::Decode] {
+            let settings = cost::Settings {
+                budget: bounds.budget,
+                max: bounds.max,
+                until: std::time::Instant::now() + bounds.budget * 20,
+            };
+            let (series, _) = cost::measure(
+                engine.as_ref(),
+                cost::Family::DistinctAscending,
+                direction,
+                &settings,
+            );
+            let growth = series
+                .growth()
+                .map_or("too fast to read a growth".to_string(), cost::growth_words);
+            let within = series
+                .largest_within()
+                .map_or("none".to_string(), |n| format!("{n} {}", cost::unit(direction)));
+            line += &format!(" {}: {growth}, {within};", direction.name());
+        }
+        say!(out, "{}", line.trim_end_matches(';'));
+    }
+    say!(out);
+    Ok(())
 }
 
 /// Names the built-ins this build lacks, for a matrix or a vector report.
@@ -157,6 +199,9 @@ pub fn matrix(codec: Option<Codec>, out: &mut Output) -> Outcome {
         let m = matrix::run(&engines, seed, questions);
         say!(out, "\ndifferential (seed {seed}): {}", m.to_text());
         clean &= report.failures().count() == 0 && m.clean();
+        if codec == Codec::Punycode {
+            say_cost(&engines, out)?;
+        }
     }
     say!(out, "divergence classes (vectors/divergence-classes.toml):");
     for entry in classes::table() {

@@ -47,7 +47,7 @@ const REPEATS: usize = 5;
 
 /// Growth is read only between answers that took at least this long:
 /// below it, the clock and the channel's own cost speak, not the algorithm.
-const GROWTH_FROM: Duration = Duration::from_millis(2);
+const GROWTH_FROM: Duration = Duration::from_micros(500);
 
 /// A family of adversarial inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
