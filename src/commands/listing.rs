@@ -81,9 +81,9 @@ fn say_cost(engines: &[Box<dyn Engine>], out: &mut Output) -> Result<(), super::
             let growth = series
                 .growth()
                 .map_or("too fast to read a growth".to_string(), cost::growth_words);
-            let within = series
-                .largest_within()
-                .map_or("none".to_string(), |n| format!("{n} {}", cost::unit(direction)));
+            let within = series.largest_within().map_or("none".to_string(), |n| {
+                format!("{n} {}", cost::unit(direction))
+            });
             line += &format!(" {}: {growth}, {within};", direction.name());
         }
         say!(out, "{}", line.trim_end_matches(';'));
