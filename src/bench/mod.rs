@@ -112,7 +112,7 @@ pub use inputs::{
     SEED, SIZES, SetKind, few_distinct, input_sets, many_distinct, random_labels, rfc_samples,
     size_label,
 };
-pub use plot::{PALETTE, PANELS, panel_series, plot_svg};
+pub use plot::{Line, PALETTE, PANELS, Panel, bounds, log_log_svg, panel_series, plot_svg};
 use report::row;
 pub use report::{
     CaseResult, Machine, Outcome, Report, Row, Skip, Timing, format_rate, format_seconds, header,

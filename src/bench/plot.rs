@@ -62,57 +62,101 @@ fn plot_error(e: impl fmt::Display) -> BenchError {
 /// per direction and long input kind, one line (with a mark per size) per
 /// implementation in its [`PALETTE`] colour.
 pub fn plot_svg(report: &Report) -> Result<String, BenchError> {
+    let panels: Vec<Panel> = PANELS
+        .into_iter()
+        .map(|(direction, kind)| {
+            let series = panel_series(report, direction, kind);
+            Panel {
+                caption: if series.is_empty() {
+                    format!("{direction}, {} (nothing measured)", kind.name())
+                } else {
+                    format!("{direction}, {}", kind.name())
+                },
+                x_desc: "input length (code points)".into(),
+                y_desc: "seconds per pass (best of N)".into(),
+                // Every size of the run, measured or not, on every panel.
+                x_range: bounds(report.settings.sizes.iter().map(|&n| n as f64), (1e3, 1e6)),
+                lines: series
+                    .into_iter()
+                    .map(|(index, points)| (index, report.implementations[index].clone(), points))
+                    .collect(),
+            }
+        })
+        .collect();
+    let title = format!(
+        "punycheck bench: time per pass against input length ({})",
+        report.machine.cpu
+    );
+    log_log_svg(&title, &panels).map_err(plot_error)
+}
+
+/// One line of a panel: its colour index in [`PALETTE`], its label, and
+/// its points by increasing x.
+pub type Line = (usize, String, Vec<(f64, f64)>);
+
+/// One panel of a log-log plot: its caption, axis names, the x range, and
+/// its lines.
+pub struct Panel {
+    /// Above the panel.
+    pub caption: String,
+    /// The x axis' name.
+    pub x_desc: String,
+    /// The y axis' name.
+    pub y_desc: String,
+    /// The x axis' range.
+    pub x_range: (f64, f64),
+    /// The lines.
+    pub lines: Vec<Line>,
+}
+
+/// `panels` as one SVG, two panels a row, log-log, a line with a mark per
+/// point for each series in its [`PALETTE`] colour: the plots of `punycheck
+/// bench` and `punycheck cost`.
+pub fn log_log_svg(title: &str, panels: &[Panel]) -> Result<String, String> {
+    let error = |e: &dyn fmt::Display| e.to_string();
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (1200, 900)).into_drawing_area();
-        root.fill(&WHITE).map_err(plot_error)?;
-        let title = format!(
-            "punycheck bench: time per pass against input length ({})",
-            report.machine.cpu
-        );
+        let rows = panels.len().div_ceil(2).max(1);
+        let root = SVGBackend::with_string(&mut svg, (1200, 450 * rows as u32)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| error(&e))?;
         let root = root
-            .titled(&title, ("sans-serif", 20))
-            .map_err(plot_error)?;
-        for (area, (direction, kind)) in root.split_evenly((2, 2)).iter().zip(PANELS) {
-            let series = panel_series(report, direction, kind);
-            // Every size of the run, measured or not, on every panel.
-            let xs = report.settings.sizes.iter().map(|&n| n as f64);
-            let ys = series.iter().flat_map(|(_, p)| p.iter().map(|&(_, y)| y));
-            let (x0, x1) = bounds(xs, (1e3, 1e6));
+            .titled(title, ("sans-serif", 20))
+            .map_err(|e| error(&e))?;
+        for (area, panel) in root.split_evenly((rows, 2)).iter().zip(panels) {
+            let ys = panel
+                .lines
+                .iter()
+                .flat_map(|(_, _, p)| p.iter().map(|&(_, y)| y));
+            let (x0, x1) = panel.x_range;
             let (y0, y1) = bounds(ys, (1e-6, 1.0));
-            let caption = if series.is_empty() {
-                format!("{direction}, {} (nothing measured)", kind.name())
-            } else {
-                format!("{direction}, {}", kind.name())
-            };
             let mut chart = ChartBuilder::on(area)
-                .caption(caption, ("sans-serif", 18))
+                .caption(&panel.caption, ("sans-serif", 18))
                 .margin(12)
                 .x_label_area_size(40)
                 .y_label_area_size(70)
                 .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
-                .map_err(plot_error)?;
+                .map_err(|e| error(&e))?;
             chart
                 .configure_mesh()
-                .x_desc("input length (code points)")
-                .y_desc("seconds per pass (best of N)")
+                .x_desc(panel.x_desc.as_str())
+                .y_desc(panel.y_desc.as_str())
                 .x_label_formatter(&|x| format!("{x:.0e}"))
                 .y_label_formatter(&|y| format!("{y:.0e}"))
                 .draw()
-                .map_err(plot_error)?;
-            for (index, points) in series {
+                .map_err(|e| error(&e))?;
+            for (index, label, points) in &panel.lines {
                 let (r, g, b) = PALETTE[index % PALETTE.len()];
                 let color = RGBColor(r, g, b);
                 chart
                     .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
-                    .map_err(plot_error)?
-                    .label(report.implementations[index].as_str())
+                    .map_err(|e| error(&e))?
+                    .label(label.as_str())
                     .legend(move |(x, y)| {
                         PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
                     });
                 chart
                     .draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled())))
-                    .map_err(plot_error)?;
+                    .map_err(|e| error(&e))?;
             }
             chart
                 .configure_series_labels()
@@ -120,16 +164,16 @@ pub fn plot_svg(report: &Report) -> Result<String, BenchError> {
                 .background_style(WHITE.mix(0.85))
                 .border_style(BLACK)
                 .draw()
-                .map_err(plot_error)?;
+                .map_err(|e| error(&e))?;
         }
-        root.present().map_err(plot_error)?;
+        root.present().map_err(|e| error(&e))?;
     }
     Ok(svg)
 }
 
 /// A log axis range around `values` (a factor of 2 beyond each end), or
 /// `fallback` when there are none.
-fn bounds(values: impl Iterator<Item = f64>, fallback: (f64, f64)) -> (f64, f64) {
+pub fn bounds(values: impl Iterator<Item = f64>, fallback: (f64, f64)) -> (f64, f64) {
     let (low, high) = values
         .filter(|v| v.is_finite() && *v > 0.0)
         .fold((f64::INFINITY, 0.0f64), |(lo, hi), v| {

@@ -1,13 +1,15 @@
 //! `punycheck cost`: the cost probe's full profile of one implementation
 //! beside the C reference and the clean-room code: per direction and
 //! family, the time of every size, the growth per doubling and the largest
-//! size within the budget ([`crate::harness::cost`]). It exits 1 when the
-//! implementation has a slow answer, as `check` would report it.
+//! size within the budget ([`crate::harness::cost`]), and with `--plot` as
+//! a log-log SVG. It exits 1 when the implementation has a slow answer, as
+//! `check` would report it.
 
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use super::{Implementation, Outcome, Output, Status};
+use crate::bench;
 use crate::codec::Codec;
 use crate::engines::{self, Engine};
 use crate::harness::cost::{self, Bounds, Probe, Series};
@@ -23,10 +25,15 @@ pub struct CostSettings {
     pub bounds: Bounds,
     /// `--seconds`: the whole run, the yardsticks' profiles included.
     pub seconds: f64,
+    /// `--plot FILE`: the profiles as a log-log SVG.
+    pub plot: Option<String>,
 }
 
 /// Runs `cost`.
 pub fn run(settings: &CostSettings, out: &mut Output) -> Outcome {
+    if let Some(path) = &settings.plot {
+        crate::harness::regressions::check_writable(path)?;
+    }
     let engine = engines::from_spec(
         &settings.spec,
         &settings.implementation.options(Codec::Punycode)?,
@@ -79,7 +86,59 @@ pub fn run(settings: &CostSettings, out: &mut Output) -> Outcome {
         say!(out);
         say!(out, "SLOW: {}", slow.detail(settings.bounds.budget));
     }
+    if let Some(path) = &settings.plot {
+        let profiles = [
+            (engine.name(), &mine),
+            ("rfc-c", &rfc),
+            ("cleanroom", &clean),
+        ];
+        let svg = bench::log_log_svg(
+            &format!(
+                "punycheck cost {}: seconds per answer against input size",
+                settings.spec
+            ),
+            &panels(&profiles, settings.bounds.max),
+        )?;
+        std::fs::write(path, svg).map_err(|e| format!("cannot write {path}: {e}"))?;
+    }
     Ok(Status::of(mine.slow.is_empty()))
+}
+
+/// One panel per family (a row) and direction (encode left, decode
+/// right), a line per profile.
+fn panels(profiles: &[(&str, &Probe)], max: usize) -> Vec<bench::Panel> {
+    let mut panels = Vec::new();
+    for family in cost::Family::ALL {
+        for direction in [cost::Direction::Encode, cost::Direction::Decode] {
+            let lines = profiles
+                .iter()
+                .enumerate()
+                .filter_map(|(k, (name, probe))| {
+                    let series = probe
+                        .series
+                        .iter()
+                        .find(|s| s.family == family && s.direction == direction)?;
+                    let points = series
+                        .points
+                        .iter()
+                        .map(|p| (p.size as f64, p.seconds))
+                        .collect();
+                    Some((k, name.to_string(), points))
+                })
+                .collect();
+            panels.push(bench::Panel {
+                caption: format!("{}, {}", direction.name(), family.name()),
+                x_desc: format!("input size ({})", cost::unit(direction)),
+                y_desc: "seconds per answer".into(),
+                x_range: bench::bounds(
+                    [cost::FIRST_SIZE as f64, max as f64].into_iter(),
+                    (64.0, 65536.0),
+                ),
+                lines,
+            });
+        }
+    }
+    panels
 }
 
 /// The lines of one direction: per family, each profile's times by size,

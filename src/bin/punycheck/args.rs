@@ -436,6 +436,9 @@ pub(crate) struct CostArgs {
     /// sizes double from 64 up to it (default 65536).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(64..=4_194_304))]
     pub(crate) cost_max: Option<u64>,
+    /// Also draw the profiles as a log-log SVG in this file.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) plot: Option<String>,
     /// The whole run, the two yardsticks' profiles included (default 120).
     #[arg(long, default_value = "120", value_parser = commands::parse_seconds, allow_negative_numbers = true)]
     pub(crate) seconds: f64,

@@ -87,6 +87,7 @@ fn cost_settings(args: CostArgs) -> CostSettings {
             max: args.cost_max.map_or(default.max, |n| n as usize),
         },
         seconds: args.seconds,
+        plot: args.plot,
     }
 }
 
