@@ -93,9 +93,6 @@ pub struct CheckOptions {
     pub no_cost: bool,
 }
 
-/// The largest `--cost-max`: 2^22 code points or bytes.
-const MAX_COST_MAX: usize = 4_194_304;
-
 /// Where the reports go.
 #[derive(Clone, Debug)]
 struct Reports {
@@ -218,14 +215,19 @@ pub fn run(options: &CheckOptions, out: &mut Output) -> Outcome {
     Ok(report.status())
 }
 
+/// The working directory, for messages.
+fn working_directory() -> String {
+    std::env::current_dir()
+        .map(|d| d.display().to_string())
+        .unwrap_or_else(|_| "the working directory".into())
+}
+
 /// The error of a check that names no implementation.
 fn no_implementation(options: &CheckOptions) -> String {
     let file = match &options.config {
         Some(path) => format!("{path} names none"),
         None => {
-            let cwd = std::env::current_dir()
-                .map(|d| d.display().to_string())
-                .unwrap_or_else(|_| "the working directory".into());
+            let cwd = working_directory();
             if Path::new(config::DEFAULT_FILE).exists() {
                 format!("{} in {cwd} names none", config::DEFAULT_FILE)
             } else {
@@ -244,12 +246,10 @@ fn no_implementation(options: &CheckOptions) -> String {
 /// The hint for a file named in `punycheck.toml` that cannot be read:
 /// where its path was taken from.
 fn from_working_directory() -> String {
-    let cwd = std::env::current_dir()
-        .map(|d| d.display().to_string())
-        .unwrap_or_else(|_| ".".into());
     format!(
-        " (paths in {} are taken from the working directory, {cwd}, as on the command line)",
-        config::DEFAULT_FILE
+        " (paths in {} are taken from the working directory, {}, as on the command line)",
+        config::DEFAULT_FILE,
+        working_directory()
     )
 }
 
@@ -366,10 +366,11 @@ fn prepare(
         .map(|s| check_seconds(s, MAX_TIMEOUT).map_err(|e| format!("--cost-budget {e}")))
         .transpose()?;
     let max = options.cost_max.or(file.check.cost_max);
-    if let Some(n) = max.filter(|n| !(cost::FIRST_SIZE..=MAX_COST_MAX).contains(n)) {
+    if let Some(n) = max.filter(|n| !(cost::FIRST_SIZE..=cost::LARGEST_MAX).contains(n)) {
         return Err(format!(
-            "cost-max must be from {} to {MAX_COST_MAX}, not {n}",
-            cost::FIRST_SIZE
+            "cost-max must be from {} to {}, not {n}",
+            cost::FIRST_SIZE,
+            cost::LARGEST_MAX
         ));
     }
     let cost = cost_on.then(|| {

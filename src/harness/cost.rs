@@ -36,6 +36,9 @@ pub const FIRST_SIZE: usize = 64;
 /// encode) or bytes (to decode).
 pub const DEFAULT_MAX: usize = 65_536;
 
+/// The largest `--cost-max`: 2^22 code points or bytes.
+pub const LARGEST_MAX: usize = 1 << 22;
+
 /// The default `--cost-budget`: an answer slower than this is a finding.
 pub const DEFAULT_BUDGET: Duration = Duration::from_secs(1);
 

@@ -9,6 +9,7 @@ use punycheck::codec::Codec;
 use punycheck::commands::{self, EXIT_STATUS};
 use punycheck::engines::Declaration;
 use punycheck::engines::declaration::{DirectionsDecl, DomainDecl, ErrorsDecl};
+use punycheck::harness::cost;
 use punycheck::utf8;
 
 /// Checks Punycode (RFC 3492) implementations against each other and
@@ -379,7 +380,7 @@ pub(crate) struct CheckArgs {
     pub(crate) cost_budget: Option<f64>,
     /// The cost probe's longest input, in code points (to encode) or bytes
     /// (to decode); sizes double from 64 up to it (default 65536).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(64..=4_194_304))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(cost::FIRST_SIZE as u64..=cost::LARGEST_MAX as u64))]
     pub(crate) cost_max: Option<u64>,
     /// No cost probe (long inputs are then not timed).
     #[arg(long, conflicts_with_all = ["cost_budget", "cost_max"])]
@@ -434,7 +435,7 @@ pub(crate) struct CostArgs {
     pub(crate) cost_budget: Option<f64>,
     /// The longest input, in code points (to encode) or bytes (to decode);
     /// sizes double from 64 up to it (default 65536).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(64..=4_194_304))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(cost::FIRST_SIZE as u64..=cost::LARGEST_MAX as u64))]
     pub(crate) cost_max: Option<u64>,
     /// Also draw the profiles as a log-log SVG in this file.
     #[arg(long, value_name = "FILE")]
