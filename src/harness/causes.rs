@@ -597,8 +597,9 @@ impl Collector {
 }
 
 /// Whether `engine` may be asked `request` at all, by what it declares
-/// (a candidate of minimization may leave its domain or its channel).
-fn askable(engine: &dyn Engine, request: &Request) -> bool {
+/// (a candidate of minimization may leave its domain or its channel; a
+/// long input of the cost probe, its limits).
+pub(super) fn askable(engine: &dyn Engine, request: &Request) -> bool {
     let caps = engine.capabilities();
     match request {
         Request::Encode { code_points, flags } => {

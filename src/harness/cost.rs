@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use super::causes::{self, Cause, Confirmation, Key, Kind};
 use super::compare::{Request, ask, is_refusal};
-use crate::engines::{self, Engine, EngineError, check_supported};
+use crate::engines::{self, Engine, EngineError};
 use crate::vocabulary::Expected;
 
 /// The smallest size asked.
@@ -302,6 +302,11 @@ pub fn growth_words(growth: f64) -> String {
     format!("x{growth:.1} per doubling: {name}")
 }
 
+/// What a slow implementation answered, in a cause's key: the same
+/// whatever the family, size and times, so that one slow algorithm is one
+/// cause, run after run.
+pub const SLOW_GOT: &str = "answers slower than the cost budget";
+
 /// An answer over the budget, confirmed by asking again.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Slow {
@@ -357,14 +362,7 @@ impl Slow {
             yardsticks.join(", ")
         )
     }
-}
 
-/// What a slow implementation answered, in a cause's key: the same
-/// whatever the family, size and times, so that one slow algorithm is one
-/// cause, run after run.
-pub const SLOW_GOT: &str = "answers slower than the cost budget";
-
-impl Slow {
     /// The cause it is, confirmed (it was asked twice), for `check`'s
     /// report and baseline.
     pub fn cause(&self, budget: Duration) -> Cause {
@@ -493,17 +491,6 @@ fn median_time(engine: &dyn Engine, request: &Request, first: Duration) -> Durat
     times[times.len() / 2]
 }
 
-/// Whether `engine` may be asked `request`, by what it declares.
-fn askable(engine: &dyn Engine, request: &Request) -> bool {
-    let caps = engine.capabilities();
-    match request {
-        Request::Encode { code_points, .. } => {
-            check_supported(&caps, Some((code_points, false)), None).is_ok()
-        }
-        Request::Decode(bytes) => check_supported(&caps, None, Some(bytes)).is_ok(),
-    }
-}
-
 /// Measures one family in one direction.
 pub fn measure(
     engine: &dyn Engine,
@@ -529,7 +516,7 @@ pub fn measure(
         if size > settings.max {
             break;
         }
-        if !askable(engine, &request) {
+        if !causes::askable(engine, &request) {
             series.end = End::DeclaredLimit;
             break;
         }
