@@ -3,7 +3,7 @@
 # corpus made from the vector files (the layout OSS-Fuzz and ClusterFuzzLite
 # expect: TARGET, TARGET.dict, TARGET_seed_corpus.zip).
 cd "$SRC/punycheck"
-cargo run --quiet --example fuzz_seeds
+cargo run --quiet -p punycheck --example fuzz_seeds
 cd fuzz
 cargo fuzz build -O
 for target in $(cargo fuzz list); do

@@ -46,8 +46,8 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::engines::Declaration;
-use crate::engines::declaration::{DirectionsDecl, DomainDecl, ErrorsDecl};
+use punycheck::engines::Declaration;
+use punycheck::engines::declaration::{DirectionsDecl, DomainDecl, ErrorsDecl};
 
 /// The file `check` reads from the working directory.
 pub const DEFAULT_FILE: &str = "punycheck.toml";

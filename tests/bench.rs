@@ -3,16 +3,15 @@
 //! fails the run, the plot is well-formed SVG with a line per
 //! implementation, and the command works. Nothing here asserts a time.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::process::Command;
 use std::sync::{Mutex, OnceLock};
 
 use punycheck::bench::{
-    self, BenchError, Builtin, DecodeInput, Direction, EncodeInput, Outcome, PALETTE, PANELS,
-    REFERENCE, Report, SetKind, Settings, Skip, Subject,
+    self, BenchError, Builtin, DecodeInput, Direction, EncodeInput, Outcome, REFERENCE, Report,
+    SetKind, Settings, Skip, Subject,
 };
 use punycheck::engines::EngineError;
-use quick_xml::events::Event;
 
 const BIN: &str = env!("CARGO_BIN_EXE_punycheck");
 
@@ -450,92 +449,6 @@ fn samples_are_interleaved_in_rotating_rounds() {
     }
 }
 
-/// The polylines of an SVG, by stroke colour, after checking that it is
-/// well-formed XML with one `svg` root.
-fn polylines_by_colour(svg: &str) -> HashMap<String, usize> {
-    let mut reader = quick_xml::Reader::from_str(svg);
-    let mut depth = 0usize;
-    let mut roots = Vec::new();
-    let mut polylines = HashMap::new();
-    loop {
-        let event = reader.read_event().expect("well-formed XML");
-        let element = match &event {
-            Event::Start(e) | Event::Empty(e) => e,
-            Event::End(_) => {
-                depth -= 1;
-                continue;
-            }
-            Event::Eof => break,
-            _ => continue,
-        };
-        if depth == 0 {
-            roots.push(String::from_utf8_lossy(element.name().as_ref()).into_owned());
-        }
-        if matches!(event, Event::Start(_)) {
-            depth += 1;
-        }
-        if element.name().as_ref() == b"polyline" {
-            for attribute in element.attributes() {
-                let attribute = attribute.expect("well-formed attribute");
-                if attribute.key.as_ref() == b"stroke" {
-                    let colour = String::from_utf8_lossy(&attribute.value).to_uppercase();
-                    *polylines.entry(colour).or_insert(0) += 1;
-                }
-            }
-        }
-    }
-    assert_eq!(depth, 0, "every element is closed");
-    assert_eq!(roots, ["svg"]);
-    polylines
-}
-
-#[test]
-fn the_plot_has_a_line_per_implementation_in_each_panel() {
-    let report = report();
-    let svg = bench::plot_svg(report).expect("plot");
-    let polylines = polylines_by_colour(&svg);
-    for (index, name) in report.implementations.iter().enumerate() {
-        let (r, g, b) = PALETTE[index];
-        let colour = format!("#{r:02X}{g:02X}{b:02X}");
-        let panels = PANELS
-            .iter()
-            .filter(|&&(direction, kind)| {
-                bench::panel_series(report, direction, kind)
-                    .iter()
-                    .any(|(i, _)| *i == index)
-            })
-            .count();
-        // ICU decodes no many-distinct input (its 2000-byte limit); every
-        // other one is measured in all four panels.
-        assert_eq!(panels, if name == "icu" { 3 } else { 4 }, "{name}");
-        // In each panel, its line and the sample line of its legend entry.
-        assert_eq!(
-            polylines.get(&colour).copied().unwrap_or(0),
-            2 * panels,
-            "{name} {colour}"
-        );
-        assert!(
-            svg.contains(&format!(">\n{name}\n</text>")),
-            "{name} in a legend"
-        );
-    }
-    for (direction, kind) in PANELS {
-        assert!(svg.contains(&format!("{direction}, {}", kind.name())));
-    }
-    assert!(!svg.contains("nothing measured"));
-}
-
-#[test]
-fn a_panel_without_measurements_says_so() {
-    let mut report = report().clone();
-    report
-        .cases
-        .retain(|c| !c.set.is_long() || c.set == SetKind::FewDistinct);
-    let svg = bench::plot_svg(&report).expect("plot");
-    polylines_by_colour(&svg);
-    assert_eq!(svg.matches("(nothing measured)").count(), 2);
-}
-
 #[test]
 fn the_command_runs_quick_and_writes_the_plot_and_json() {
     let dir = std::env::temp_dir().join(format!("punycheck-bench-{}", std::process::id()));
@@ -580,7 +493,10 @@ fn the_command_runs_quick_and_writes_the_plot_and_json() {
         "{stderr}"
     );
     let svg = std::fs::read_to_string(&plot).expect("the plot was written");
-    assert!(!polylines_by_colour(&svg).is_empty());
+    // The plot itself (well-formed, a line per implementation) is tested
+    // beside its code, src/commands/plot.rs; here, that it was written.
+    assert!(svg.trim_end().ends_with("</svg>"), "{svg}");
+    assert!(svg.contains("<polyline"), "{svg}");
     let value: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).expect("the JSON was written"))
             .expect("JSON");

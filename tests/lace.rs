@@ -29,8 +29,11 @@ use punycheck::punycode::ErrorKind;
 const LACE_PY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/impls/lace.py");
 
 fn cases() -> Vec<Case> {
-    vectors::parse_file("lace.toml", include_str!("../vectors/lace.toml"))
-        .expect("vectors/lace.toml parses")
+    vectors::parse_file(
+        "lace.toml",
+        include_str!("../crates/punycheck/vectors/lace.toml"),
+    )
+    .expect("vectors/lace.toml parses")
 }
 
 fn answer_of_encode(result: Result<Vec<u8>, Error>) -> Expected {

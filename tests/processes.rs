@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 const BIN: &str = env!("CARGO_BIN_EXE_punycheck");
 
 /// The RFC's own test wrapper, compiled by the build script.
-const RFC_WRAPPER: &str = env!("PUNYCHECK_RFC3492_WRAPPER");
+const RFC_WRAPPER: &str = punycheck::c_reference::WRAPPER;
 
 /// The ids of the running processes whose command line contains `marker`.
 fn processes_with(marker: &str) -> Vec<u32> {

@@ -436,7 +436,7 @@ fn make_stand_ins(work: &Path) {
     // to 4,096, which the README's line declares: a correct program whose
     // RFC algorithm (quadratic) stays far within the cost probe's budget up
     // to that size. C, so that a process a question stays fast.
-    let rfc = fs::read_to_string(work.join("csrc/punycode.c")).unwrap();
+    let rfc = fs::read_to_string(work.join("crates/punycheck/csrc/punycode.c")).unwrap();
     let raised = rfc
         .replacen("unicode_max_length = 256,", "unicode_max_length = 4096,", 1)
         .replacen("ace_max_length = 256\n", "ace_max_length = 4096\n", 1);

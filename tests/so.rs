@@ -21,7 +21,10 @@ use punycheck::engines::so::InProcess;
 use punycheck::engines::{Declaration, Engine, EngineError, So};
 
 const PLANTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/impls/planted.c");
-const RFC_C: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/csrc/punycode.c");
+const RFC_C: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/crates/punycheck/csrc/punycode.c"
+);
 
 /// A folder of this test run's libraries.
 fn folder() -> PathBuf {

@@ -15,7 +15,7 @@ use punycheck::harness::vectors::{self, Case, CodePoints, Expected, Input};
 use punycheck::punycode::ErrorKind;
 use punycheck::utf8::{self, DecodeReason, Error, MAX_RFC2279, Mode};
 
-const VECTORS: &str = include_str!("../vectors/utf8.toml");
+const VECTORS: &str = include_str!("../crates/punycheck/vectors/utf8.toml");
 const RFC2279_PY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/impls/rfc2279.py");
 
 fn cases() -> Vec<Case> {

@@ -1,8 +1,9 @@
 //! `punycheck bench`: the speed of each built-in implementation in this
 //! build, on the same inputs, each answer checked first.
 
+use super::plot;
 use super::{Outcome, Output, Status, Stop, warn};
-use crate::bench;
+use punycheck::bench;
 
 /// Where `bench` writes besides standard output.
 #[derive(Clone, Debug, Default)]
@@ -32,7 +33,7 @@ pub fn run(settings: &bench::Settings, files: &BenchOutputs, out: &mut Output) -
     };
     out.print(&report.table())?;
     if let Some(path) = &files.plot {
-        let svg = bench::plot_svg(&report).map_err(|e| e.to_string())?;
+        let svg = plot::plot_svg(&report).map_err(|e| e.to_string())?;
         std::fs::write(path, svg).map_err(|e| format!("cannot write {path}: {e}"))?;
         say!(out, "plot: {path}");
     }

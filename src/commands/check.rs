@@ -16,16 +16,16 @@ use super::{
     Implementation, MAX_SECONDS, MAX_TIMEOUT, Outcome, Output, Stop, check_seconds, chosen_seed,
     codec_arg, warn,
 };
-use crate::codec::Codec;
 use crate::config::{self, Config};
-use crate::engines::{self, process};
-use crate::harness::baseline::Baseline;
-use crate::harness::check::{self, CheckSettings, Phase};
-use crate::harness::cost;
-use crate::harness::regressions;
-use crate::harness::report::{self, CheckReport};
-use crate::harness::runner::{BUILTIN_EXPECTATIONS, Expectations};
-use crate::harness::vectors::{self, Case};
+use punycheck::codec::Codec;
+use punycheck::engines::{self, process};
+use punycheck::harness::baseline::Baseline;
+use punycheck::harness::check::{self, CheckSettings, Phase};
+use punycheck::harness::cost;
+use punycheck::harness::regressions;
+use punycheck::harness::report::{self, CheckReport};
+use punycheck::harness::runner::{BUILTIN_EXPECTATIONS, Expectations};
+use punycheck::harness::vectors::{self, Case};
 
 /// The report on standard output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,7 +109,7 @@ impl Reports {
         // interruption, not a setup error.
         let interrupted = process::interrupted();
         let json = report::setup_error_json(spec, message, interrupted);
-        let junit = report::setup_error_junit(spec, message, interrupted);
+        let junit = crate::report::junit::setup_error_junit(spec, message, interrupted);
         for (path, text) in [(&self.json, &json), (&self.junit, &junit)] {
             // A report file that cannot be written is the setup error
             // itself when the message names it: said once, not twice.
@@ -196,7 +196,7 @@ pub fn run(options: &CheckOptions, out: &mut Output) -> Outcome {
     }
     for (path, text) in [
         (&reports.json, report.to_json()),
-        (&reports.junit, report.to_junit()),
+        (&reports.junit, crate::report::junit::report(&report)),
     ] {
         if let Some(path) = path {
             std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}"))?;
@@ -205,7 +205,7 @@ pub fn run(options: &CheckOptions, out: &mut Output) -> Outcome {
     let printed = match reports.format {
         Format::Text => out.print(&report.to_text()),
         Format::Json => out.print(&report.to_json()),
-        Format::Junit => out.print(&report.to_junit()),
+        Format::Junit => out.print(&crate::report::junit::report(&report)),
     };
     // A closed standard output does not change the verdict of a gate.
     match printed {

@@ -1,18 +1,18 @@
 //! `punycheck cost`: the cost probe's full profile of one implementation
 //! beside the C reference and the clean-room code: per direction and
 //! family, the time of every size, the growth per doubling and the largest
-//! size within the budget ([`crate::harness::cost`]), and with `--plot` as
+//! size within the budget ([`punycheck::harness::cost`]), and with `--plot` as
 //! a log-log SVG. It exits 1 when the implementation has a slow answer, as
 //! `check` would report it.
 
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
+use super::plot;
 use super::{Implementation, Outcome, Output, Status};
-use crate::bench;
-use crate::codec::Codec;
-use crate::engines::{self, Engine};
-use crate::harness::cost::{self, Bounds, Probe, Series};
+use punycheck::codec::Codec;
+use punycheck::engines::{self, Engine};
+use punycheck::harness::cost::{self, Bounds, Probe, Series};
 
 /// `cost` as the command line gives it.
 #[derive(Clone, Debug)]
@@ -32,7 +32,7 @@ pub struct CostSettings {
 /// Runs `cost`.
 pub fn run(settings: &CostSettings, out: &mut Output) -> Outcome {
     if let Some(path) = &settings.plot {
-        crate::harness::regressions::check_writable(path)?;
+        punycheck::harness::regressions::check_writable(path)?;
     }
     let engine = engines::from_spec(
         &settings.spec,
@@ -92,7 +92,7 @@ pub fn run(settings: &CostSettings, out: &mut Output) -> Outcome {
             ("rfc-c", &rfc),
             ("cleanroom", &clean),
         ];
-        let svg = bench::log_log_svg(
+        let svg = plot::log_log_svg(
             &format!(
                 "punycheck cost {}: seconds per answer against input size",
                 settings.spec
@@ -106,7 +106,7 @@ pub fn run(settings: &CostSettings, out: &mut Output) -> Outcome {
 
 /// One panel per family (a row) and direction (encode left, decode
 /// right), a line per profile.
-fn panels(profiles: &[(&str, &Probe)], max: usize) -> Vec<bench::Panel> {
+fn panels(profiles: &[(&str, &Probe)], max: usize) -> Vec<plot::Panel> {
     let mut panels = Vec::new();
     for family in cost::Family::ALL {
         for direction in [cost::Direction::Encode, cost::Direction::Decode] {
@@ -126,11 +126,11 @@ fn panels(profiles: &[(&str, &Probe)], max: usize) -> Vec<bench::Panel> {
                     Some((k, name.to_string(), points))
                 })
                 .collect();
-            panels.push(bench::Panel {
+            panels.push(plot::Panel {
                 caption: format!("{}, {}", direction.name(), family.name()),
                 x_desc: format!("input size ({})", cost::unit(direction)),
                 y_desc: "seconds per answer".into(),
-                x_range: bench::bounds(
+                x_range: plot::bounds(
                     [cost::FIRST_SIZE as f64, max as f64].into_iter(),
                     (64.0, 65536.0),
                 ),

@@ -5,10 +5,10 @@ use std::time::Duration;
 
 use super::progress::{Progress, View};
 use super::{Implementation, Outcome, Output, Status, chosen_seed, codec_arg};
-use crate::codec::Codec;
-use crate::engines::{self, Engine};
-use crate::harness::campaign::{self, Settings};
-use crate::harness::classes;
+use punycheck::codec::Codec;
+use punycheck::engines::{self, Engine};
+use punycheck::harness::campaign::{self, Settings};
+use punycheck::harness::classes;
 
 /// How `diff` runs.
 #[derive(Clone, Debug)]

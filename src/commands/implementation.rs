@@ -5,9 +5,9 @@
 use std::time::Duration;
 
 use super::{MAX_TIMEOUT, check_seconds};
-use crate::codec::Codec;
 use crate::config;
-use crate::engines::{Declaration, SpecOptions};
+use punycheck::codec::Codec;
+use punycheck::engines::{Declaration, SpecOptions};
 
 /// The default of `--timeout`, in seconds.
 pub const DEFAULT_TIMEOUT: f64 = 5.0;

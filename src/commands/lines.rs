@@ -14,11 +14,11 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use super::{Implementation, Outcome, Output, Status, Stop, warn};
-use crate::codec::Codec;
-use crate::engines::{self, Engine, EngineError};
-use crate::harness::vectors::CodePoints;
-use crate::punycode::Decoded;
-use crate::utf8;
+use punycheck::codec::Codec;
+use punycheck::engines::{self, Engine, EngineError};
+use punycheck::harness::vectors::CodePoints;
+use punycheck::punycode::Decoded;
+use punycheck::utf8;
 
 /// Which way the lines go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

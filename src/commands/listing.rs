@@ -2,12 +2,12 @@
 //! conformance matrix of every built-in implementation).
 
 use super::{Implementation, Outcome, Output, Status, codecs};
-use crate::codec::Codec;
-use crate::engines::declaration::describe;
-use crate::engines::{self, Engine};
-use crate::harness::runner::{self, Outcome as Row};
-use crate::harness::vectors::{self, Case};
-use crate::harness::{classes, cost, matrix};
+use punycheck::codec::Codec;
+use punycheck::engines::declaration::describe;
+use punycheck::engines::{self, Engine};
+use punycheck::harness::runner::{self, Outcome as Row};
+use punycheck::harness::vectors::{self, Case};
+use punycheck::harness::{classes, cost, matrix};
 
 /// `punycheck list`: the built-in implementations of each codec (or the
 /// one chosen) with what each declares, and those this build lacks.

@@ -26,6 +26,7 @@ pub mod implementation;
 pub mod lines;
 pub mod listing;
 pub mod output;
+pub mod plot;
 pub mod progress;
 pub mod repro;
 pub mod rfc_wrapper;
@@ -33,7 +34,7 @@ pub mod rfc_wrapper;
 pub use implementation::Implementation;
 pub use output::Output;
 
-use crate::codec::Codec;
+use punycheck::codec::Codec;
 
 /// The exit statuses, as `--help` prints them.
 pub const EXIT_STATUS: &str = "\
@@ -50,7 +51,7 @@ quietly with status 0; check still exits with its verdict.";
 
 /// How a command that ran ended: the verdict of a check (one rule for its
 /// exit status and its reports), or done / an input line failed.
-pub use crate::harness::report::{INTERRUPTED, Status};
+pub use punycheck::harness::report::{INTERRUPTED, Status};
 
 /// Why a command stopped before its end.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -22,7 +22,8 @@ impl Output {
         }
     }
 
-    /// Any writer (a file, a buffer in a test).
+    /// Any writer (a closed pipe in a test).
+    #[cfg(test)]
     pub fn to(writer: impl Write + 'static) -> Self {
         Output {
             inner: Box::new(writer),

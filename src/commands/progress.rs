@@ -41,6 +41,7 @@ impl View {
     }
 
     /// As text, the way the display shows it (without the timer).
+    #[cfg(test)]
     pub fn text(&self) -> String {
         match (self.done, self.total) {
             (Some(done), Some(total)) => format!("{} {done}/{total}", self.message),
@@ -75,14 +76,6 @@ impl Progress {
             bar
         });
         Progress { bar, template: "" }
-    }
-
-    /// No display.
-    pub fn hidden() -> Self {
-        Progress {
-            bar: None,
-            template: "",
-        }
     }
 
     /// Shows `view`.

@@ -2,12 +2,12 @@
 //! codec's reference, optionally saved as a vector case.
 
 use super::{Implementation, Outcome, Output, Status, Stop, warn};
-use crate::codec::Codec;
-use crate::engines;
-use crate::harness::compare::{self, Request, Verdict};
-use crate::harness::vectors::{self, CodePoints};
-use crate::harness::{cost, properties, regressions};
-use crate::vocabulary::excerpt;
+use punycheck::codec::Codec;
+use punycheck::engines;
+use punycheck::harness::compare::{self, Request, Verdict};
+use punycheck::harness::vectors::{self, CodePoints};
+use punycheck::harness::{cost, properties, regressions};
+use punycheck::vocabulary::excerpt;
 
 /// The question, as the command line gives it.
 #[derive(Clone, Debug, Default)]

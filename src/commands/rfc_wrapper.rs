@@ -5,5 +5,5 @@
 /// Runs the RFC's wrapper with `args` (`-e` to encode, `-d` to decode) on
 /// standard input and output; the process ends with its exit status.
 pub fn run(args: &[String]) -> ! {
-    crate::c_reference::run_wrapper("punycheck rfc-wrapper", args)
+    punycheck::c_reference::run_wrapper("punycheck rfc-wrapper", args)
 }

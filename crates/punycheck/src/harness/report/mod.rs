@@ -1,6 +1,6 @@
 //! The report of `punycheck check`: readable text, JSON ([`json`], its
-//! schema in `docs/report.schema.json`), or JUnit XML ([`junit`]) for CI
-//! systems. All three carry the same facts: what was declared and run, every
+//! schema in `docs/report.schema.json`); the command line renders it as
+//! JUnit XML for CI systems too. All three carry the same facts: what was declared and run, every
 //! vector's result, every cause found (most severe first, each with a
 //! complete reproducer and whether asking again confirmed it), what was
 //! skipped or classified and why, and what did not run in the time given.
@@ -21,10 +21,8 @@ use crate::engines::Capabilities;
 use crate::vocabulary::{Expected, Request};
 
 pub mod json;
-pub mod junit;
 
 pub use json::setup_error_json;
-pub use junit::setup_error_junit;
 
 /// The version of the JSON report's layout (`docs/report.schema.json`).
 pub const VERSION: u32 = 4;
@@ -600,11 +598,6 @@ impl CheckReport {
     /// The JSON report (layout [`VERSION`], `docs/report.schema.json`).
     pub fn to_json(&self) -> String {
         json::report(self)
-    }
-
-    /// The JUnit XML report: one test case per vector and per cause.
-    pub fn to_junit(&self) -> String {
-        junit::report(self)
     }
 
     /// The one-line command that asks `request` again (for a failed

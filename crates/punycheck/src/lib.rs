@@ -59,8 +59,6 @@ pub mod bench;
 pub mod bootstring;
 pub mod c_reference;
 pub mod codec;
-pub mod commands;
-pub mod config;
 pub mod engines;
 pub mod fuzz;
 pub mod harness;

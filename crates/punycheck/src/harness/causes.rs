@@ -918,7 +918,7 @@ mod tests {
         }
         assert!(all.is_sorted());
         let schema: serde_json::Value =
-            serde_json::from_str(include_str!("../../docs/report.schema.json")).unwrap();
+            serde_json::from_str(include_str!("../../../../docs/report.schema.json")).unwrap();
         let names: Vec<serde_json::Value> = all
             .iter()
             .map(|k| serde_json::to_value(k).unwrap())

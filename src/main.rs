@@ -1,22 +1,25 @@
 //! The `punycheck` command line: arguments parsed by clap (`args.rs`),
-//! turned into the settings of `punycheck::commands`, which does the work;
+//! turned into the settings of `crate::commands`, which does the work;
 //! its outcome becomes the exit status (`punycheck --help` lists them).
 
 use std::io::{self, BufRead};
 use std::process::ExitCode;
 
 mod args;
+mod commands;
+mod config;
+mod report;
 
+use crate::commands::check::CheckOptions;
+use crate::commands::cost::CostSettings;
+use crate::commands::diff::DiffSettings;
+use crate::commands::lines::{self, Direction, LineSettings};
+use crate::commands::repro::{Question, ReproSettings, Save};
+use crate::commands::{INTERRUPTED, Outcome, Output, Stop};
 use args::{BenchArgs, CheckArgs, Cli, Command, CostArgs, DiffArgs, ReproArgs};
 use clap::Parser;
 use punycheck::bench;
 use punycheck::codec::Codec;
-use punycheck::commands::check::CheckOptions;
-use punycheck::commands::cost::CostSettings;
-use punycheck::commands::diff::DiffSettings;
-use punycheck::commands::lines::{self, Direction, LineSettings};
-use punycheck::commands::repro::{Question, ReproSettings, Save};
-use punycheck::commands::{self, INTERRUPTED, Outcome, Output, Stop};
 use punycheck::engines::process;
 use punycheck::harness::cost::Bounds;
 

@@ -3,7 +3,7 @@
 //! that an implementation that takes only Unicode is asked about them too.
 //!
 //! ```sh
-//! cargo run --example derive_unicode_limits > vectors/unicode-limits.toml
+//! cargo run --example derive_unicode_limits > crates/punycheck/vectors/unicode-limits.toml
 //! cargo run --example bless_vectors      # must leave the file unchanged
 //! ```
 //!

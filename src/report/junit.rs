@@ -16,8 +16,8 @@ use std::time::Duration;
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 use quick_xml::events::{BytesStart, Event};
 
-use super::json::rfc3339;
-use super::{CheckReport, VectorStatus};
+use punycheck::harness::report::json::rfc3339;
+use punycheck::harness::report::{CheckReport, VectorStatus};
 
 /// The class of the test cases about the check as a whole.
 const CLASSNAME: &str = "punycheck.check";
@@ -182,7 +182,7 @@ pub fn report(report: &CheckReport) -> String {
         s.requests,
         s.same,
         s.nonconformances,
-        super::campaign::class_summary(s)
+        punycheck::harness::campaign::class_summary(s)
     );
     let status = if new_generated > 0 {
         failure(
@@ -317,8 +317,8 @@ pub fn report(report: &CheckReport) -> String {
     document(suite, cases, report.started, report.seconds)
 }
 
-fn describe(expected: &crate::vocabulary::Expected) -> String {
-    crate::vocabulary::describe(&Ok(expected.clone()))
+fn describe(expected: &punycheck::vocabulary::Expected) -> String {
+    punycheck::vocabulary::describe(&Ok(expected.clone()))
 }
 
 /// The JUnit report of a check that could not start: one test case,

@@ -303,7 +303,7 @@ fn kebab<T: Serialize>(value: &T) -> String {
 }
 
 /// A timestamp as RFC 3339, in UTC.
-pub(super) fn rfc3339(time: std::time::SystemTime) -> String {
+pub fn rfc3339(time: std::time::SystemTime) -> String {
     let since = time
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();

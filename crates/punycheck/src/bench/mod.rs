@@ -95,7 +95,6 @@
 mod ada;
 mod check;
 mod inputs;
-mod plot;
 mod report;
 mod sampling;
 mod subjects;
@@ -112,7 +111,6 @@ pub use inputs::{
     SEED, SIZES, SetKind, few_distinct, input_sets, many_distinct, random_labels, rfc_samples,
     size_label,
 };
-pub use plot::{Line, PALETTE, PANELS, Panel, bounds, log_log_svg, panel_series, plot_svg};
 use report::row;
 pub use report::{
     CaseResult, Machine, Outcome, Report, Row, Skip, Timing, format_rate, format_seconds, header,

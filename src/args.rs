@@ -1,12 +1,12 @@
 //! The command line's arguments: every subcommand and option, with clap,
-//! and their conversion into the settings of `punycheck::commands`, which
+//! and their conversion into the settings of `crate::commands`, which
 //! does the work.
 
 use std::ffi::OsString;
 
+use crate::commands::{self, EXIT_STATUS};
 use clap::{Parser, Subcommand, ValueEnum};
 use punycheck::codec::Codec;
-use punycheck::commands::{self, EXIT_STATUS};
 use punycheck::engines::Declaration;
 use punycheck::engines::declaration::{DirectionsDecl, DomainDecl, ErrorsDecl};
 use punycheck::harness::cost;

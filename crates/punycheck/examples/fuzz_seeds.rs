@@ -1,6 +1,7 @@
 //! Writes the fuzz targets' seed corpora from the vector files.
 //!
-//! `cargo run --example fuzz_seeds` fills `fuzz/seeds/<target>/` with one
+//! `cargo run -p punycheck --example fuzz_seeds` fills `fuzz/seeds/<target>/`
+//! (the workspace's, wherever it is run from) with one
 //! file per decoding vector: the Punycode bytes for `uniqueness`, and a 0
 //! byte followed by them for `diff_c`, `diff_idna`, `diff_so`,
 //! `diff_libidn2` and `diff_icu` (an even first byte
@@ -23,7 +24,7 @@ fn main() {
         .into_iter()
         .filter(|c| c.codec == Codec::Punycode)
         .collect();
-    let root = Path::new("fuzz/seeds");
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fuzz/seeds"));
     let mut written = 0;
     for target in [
         "uniqueness",

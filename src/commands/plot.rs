@@ -7,9 +7,9 @@ use std::fmt;
 
 use plotters::prelude::*;
 
-use super::BenchError;
-use super::inputs::{Direction, SetKind};
-use super::report::Report;
+use punycheck::bench::BenchError;
+use punycheck::bench::Report;
+use punycheck::bench::{Direction, SetKind};
 
 /// The colours of the plot's lines, by implementation index.
 pub const PALETTE: [(u8, u8, u8); 8] = [
@@ -183,5 +183,117 @@ pub fn bounds(values: impl Iterator<Item = f64>, fallback: (f64, f64)) -> (f64, 
         (low / 2.0, high * 2.0)
     } else {
         fallback
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+    use std::sync::OnceLock;
+
+    use punycheck::bench::{self, Builtin, SetKind, Settings, Subject};
+    use quick_xml::events::Event;
+
+    use super::*;
+
+    /// One quick run of the built-in implementations (long inputs of 10^3
+    /// code points only, a small budget), shared by the tests.
+    fn report() -> &'static Report {
+        static REPORT: OnceLock<Report> = OnceLock::new();
+        REPORT.get_or_init(|| {
+            static ALL: [Builtin; 6] = Builtin::ALL;
+            let subjects: Vec<&dyn Subject> = ALL.iter().map(|b| b as &dyn Subject).collect();
+            let settings = Settings::quick()
+                .with_max_size(1_000)
+                .and_then(|s| s.with_seconds_per_case(0.2))
+                .expect("valid settings");
+            bench::run(&settings, &subjects, &mut |_| {}).expect("every answer is right")
+        })
+    }
+
+    /// The polylines of an SVG, by stroke colour, after checking that it is
+    /// well-formed XML with one `svg` root.
+    fn polylines_by_colour(svg: &str) -> HashMap<String, usize> {
+        let mut reader = quick_xml::Reader::from_str(svg);
+        let mut depth = 0usize;
+        let mut roots = Vec::new();
+        let mut polylines = HashMap::new();
+        loop {
+            let event = reader.read_event().expect("well-formed XML");
+            let element = match &event {
+                Event::Start(e) | Event::Empty(e) => e,
+                Event::End(_) => {
+                    depth -= 1;
+                    continue;
+                }
+                Event::Eof => break,
+                _ => continue,
+            };
+            if depth == 0 {
+                roots.push(String::from_utf8_lossy(element.name().as_ref()).into_owned());
+            }
+            if matches!(event, Event::Start(_)) {
+                depth += 1;
+            }
+            if element.name().as_ref() == b"polyline" {
+                for attribute in element.attributes() {
+                    let attribute = attribute.expect("well-formed attribute");
+                    if attribute.key.as_ref() == b"stroke" {
+                        let colour = String::from_utf8_lossy(&attribute.value).to_uppercase();
+                        *polylines.entry(colour).or_insert(0) += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(depth, 0, "every element is closed");
+        assert_eq!(roots, ["svg"]);
+        polylines
+    }
+
+    #[test]
+    fn the_plot_has_a_line_per_implementation_in_each_panel() {
+        let report = report();
+        let svg = plot_svg(report).expect("plot");
+        let polylines = polylines_by_colour(&svg);
+        for (index, name) in report.implementations.iter().enumerate() {
+            let (r, g, b) = PALETTE[index];
+            let colour = format!("#{r:02X}{g:02X}{b:02X}");
+            let panels = PANELS
+                .iter()
+                .filter(|&&(direction, kind)| {
+                    panel_series(report, direction, kind)
+                        .iter()
+                        .any(|(i, _)| *i == index)
+                })
+                .count();
+            // ICU decodes no many-distinct input (its 2000-byte limit); every
+            // other one is measured in all four panels.
+            assert_eq!(panels, if name == "icu" { 3 } else { 4 }, "{name}");
+            // In each panel, its line and the sample line of its legend entry.
+            assert_eq!(
+                polylines.get(&colour).copied().unwrap_or(0),
+                2 * panels,
+                "{name} {colour}"
+            );
+            assert!(
+                svg.contains(&format!(">\n{name}\n</text>")),
+                "{name} in a legend"
+            );
+        }
+        for (direction, kind) in PANELS {
+            assert!(svg.contains(&format!("{direction}, {}", kind.name())));
+        }
+        assert!(!svg.contains("nothing measured"));
+    }
+
+    #[test]
+    fn a_panel_without_measurements_says_so() {
+        let mut report = report().clone();
+        report
+            .cases
+            .retain(|c| !c.set.is_long() || c.set == SetKind::FewDistinct);
+        let svg = plot_svg(&report).expect("plot");
+        polylines_by_colour(&svg);
+        assert_eq!(svg.matches("(nothing measured)").count(), 2);
     }
 }

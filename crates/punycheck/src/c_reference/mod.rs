@@ -81,6 +81,12 @@ pub const MAX_ENCODE_INPUT: usize = (u32::MAX as usize - 2) / MAX_DELTA_DIGITS a
 /// The longest input, in bytes, that [`decode`] passes to C.
 pub const MAX_DECODE_INPUT: usize = u32::MAX as usize;
 
+/// The program `build.rs` compiles from `csrc/punycode.c` as it stands,
+/// with Appendix C's own test wrapper as `main`: the command-line
+/// convention that `exec:` implementations follow (`-e`, `-d`,
+/// `u+XXXX`/`U+XXXX`), with the RFC's 256 code point limits.
+pub const WRAPPER: &str = env!("PUNYCHECK_RFC3492_WRAPPER");
+
 fn status(code: c_int) -> Result<(), CError> {
     match code {
         PUNYCODE_SUCCESS => Ok(()),

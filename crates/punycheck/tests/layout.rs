@@ -1,5 +1,7 @@
-//! The crate's layout, checked: dependencies between modules run one way,
-//! and no source file grows past about 800 lines without saying why.
+//! The workspace's layout, checked: the library depends on none of the
+//! command line's crates, dependencies between modules run one way (in the
+//! library, `crates/punycheck/src`, and in the command line, `src/`), and
+//! no source file grows past about 800 lines without saying why.
 //!
 //! Modules are read as text. A module's dependencies are the `crate::...`
 //! and `super::...` paths in its files outside their `#[cfg(test)]` module
@@ -31,7 +33,10 @@ fn module_of(src: &Path, file: &Path) -> Vec<String> {
         .iter()
         .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
         .collect();
-    if parts.last().is_some_and(|p| p == "mod" || p == "lib") {
+    if parts
+        .last()
+        .is_some_and(|p| p == "mod" || p == "lib" || p == "main")
+    {
         parts.pop();
     }
     parts
@@ -101,19 +106,22 @@ fn references(module: &[String], text: &str) -> BTreeSet<Vec<String>> {
     found
 }
 
-/// For every folder, the dependency graph between its child modules.
-fn sibling_graphs() -> BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+/// The source folders of the workspace's two crates: the library's and
+/// the command line's.
+fn sources() -> [PathBuf; 2] {
+    let library = Path::new(env!("CARGO_MANIFEST_DIR"));
+    [library.join("src"), library.join("../../src")]
+}
+
+/// For every folder of `src`, the dependency graph between its child
+/// modules.
+fn sibling_graphs(src: &Path) -> BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> {
     let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    let modules: BTreeSet<Vec<String>> = files.iter().map(|f| module_of(&src, f)).collect();
+    rust_files(src, &mut files);
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|f| module_of(src, f)).collect();
     let mut graphs: BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
     for file in &files {
-        // The binary is a front end, not part of the library's layering.
-        if file.starts_with(src.join("bin")) {
-            continue;
-        }
-        let module = module_of(&src, file);
+        let module = module_of(src, file);
         let text = fs::read_to_string(file).expect("a source file is readable");
         for target in references(&module, without_tests(&text)) {
             // Keep the longest prefix of the path that is a module of ours.
@@ -161,18 +169,20 @@ fn reaches(graph: &BTreeMap<String, BTreeSet<String>>, from: &str, to: &str) -> 
 
 #[test]
 fn module_dependencies_run_one_way() {
-    let graphs = sibling_graphs();
+    let [library, command_line] = sources();
     let mut cycles = Vec::new();
-    for (parent, graph) in &graphs {
-        for (from, targets) in graph {
-            for to in targets {
-                if from < to && reaches(graph, to, from) {
-                    let at = if parent.is_empty() {
-                        "crate".to_string()
-                    } else {
-                        parent.join("::")
-                    };
-                    cycles.push(format!("{at}: {from} <-> {to}"));
+    for src in [&library, &command_line] {
+        for (parent, graph) in &sibling_graphs(src) {
+            for (from, targets) in graph {
+                for to in targets {
+                    if from < to && reaches(graph, to, from) {
+                        let at = if parent.is_empty() {
+                            "crate".to_string()
+                        } else {
+                            parent.join("::")
+                        };
+                        cycles.push(format!("{}: {at}: {from} <-> {to}", src.display()));
+                    }
                 }
             }
         }
@@ -181,10 +191,89 @@ fn module_dependencies_run_one_way() {
         cycles.is_empty(),
         "modules that import each other: {cycles:#?}"
     );
-    // The check sees the layering it is meant to guard.
-    let top = &graphs[&Vec::new()];
+    // The check sees the layering it is meant to guard, in both crates.
+    let top = &sibling_graphs(&library)[&Vec::new()];
     assert!(top["harness"].contains("engines"), "{top:?}");
     assert!(top["engines"].contains("vocabulary"), "{top:?}");
+    let top = &sibling_graphs(&command_line)[&Vec::new()];
+    assert!(top["commands"].contains("config"), "{top:?}");
+}
+
+/// The command line's crates, which a crate that depends on the library
+/// must not pay for.
+const COMMAND_LINE_CRATES: [&str; 6] = [
+    "clap",
+    "indicatif",
+    "plotters",
+    "ctrlc",
+    "quick-junit",
+    "quick-xml",
+];
+
+#[test]
+fn the_library_depends_on_no_command_line_crate() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    for features in [&["--no-default-features"][..], &["--all-features"]] {
+        let out = std::process::Command::new(&cargo)
+            .args([
+                "tree",
+                "--offline",
+                "--locked",
+                "-p",
+                "punycheck",
+                "-e",
+                "normal",
+            ])
+            .args(["--prefix", "none", "--format", "{p}"])
+            .args(features)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("cargo runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let tree = String::from_utf8_lossy(&out.stdout);
+        let names: BTreeSet<&str> = tree
+            .lines()
+            .filter_map(|l| l.split_whitespace().next())
+            .collect();
+        // The tree is read right: the library's own dependencies are in it.
+        assert!(names.contains("idna") && names.contains("serde"), "{tree}");
+        for name in COMMAND_LINE_CRATES {
+            assert!(!names.contains(name), "{name} with {features:?}:\n{tree}");
+        }
+    }
+    // And the command line does depend on them, so the names are right.
+    let out = std::process::Command::new(&cargo)
+        .args([
+            "tree",
+            "--offline",
+            "--locked",
+            "-p",
+            "punycheck-cli",
+            "-e",
+            "normal",
+        ])
+        .args([
+            "--prefix",
+            "none",
+            "--format",
+            "{p}",
+            "--no-default-features",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo runs");
+    let tree = String::from_utf8_lossy(&out.stdout);
+    for name in COMMAND_LINE_CRATES {
+        assert!(
+            tree.lines()
+                .any(|l| l.split_whitespace().next() == Some(name)),
+            "{name} not in the command line's tree:\n{tree}"
+        );
+    }
 }
 
 #[test]
@@ -219,9 +308,10 @@ const LONG: usize = 800;
 
 #[test]
 fn long_files_say_why() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    for src in sources() {
+        rust_files(&src, &mut files);
+    }
     let mut unexplained = Vec::new();
     for file in files {
         let text = fs::read_to_string(&file).expect("a source file is readable");

@@ -182,17 +182,20 @@ fn bless(path: &str) {
     fs::write(path, doc.to_string()).expect("vector file writes");
 }
 
+/// The vector files, wherever the example is run from.
+const VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/vectors");
+
 fn main() {
-    fs::write("vectors/rfc3492-samples.toml", samples()).expect("samples write");
+    fs::write(format!("{VECTORS}/rfc3492-samples.toml"), samples()).expect("samples write");
     for (file, _) in vectors::BUILTIN {
         if *file != "rfc3492-samples.toml" {
-            bless(&format!("vectors/{file}"));
+            bless(&format!("{VECTORS}/{file}"));
         }
     }
     let contents: Vec<(String, String)> = vectors::BUILTIN
         .iter()
         .map(|(file, _)| {
-            let text = fs::read_to_string(format!("vectors/{file}")).expect("vector file reads");
+            let text = fs::read_to_string(format!("{VECTORS}/{file}")).expect("vector file reads");
             (file.to_string(), text)
         })
         .collect();
