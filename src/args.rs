@@ -5,9 +5,9 @@
 use std::ffi::OsString;
 
 use crate::commands::{self, EXIT_STATUS};
-use clap::{Parser, Subcommand, ValueEnum};
+use crate::config::{self, Format};
+use clap::{Parser, Subcommand};
 use punycheck::codec::Codec;
-use punycheck::engines::Declaration;
 use punycheck::engines::declaration::{DirectionsDecl, DomainDecl, ErrorsDecl};
 use punycheck::harness::cost;
 use punycheck::utf8;
@@ -24,52 +24,9 @@ pub(crate) struct Cli {
     /// The codec: punycode (default), amc-ace-z, lace or utf8. Without a
     /// command and without --codec, every codec.
     #[arg(long, global = true, value_enum)]
-    pub(crate) codec: Option<CodecArg>,
+    pub(crate) codec: Option<Codec>,
     #[command(subcommand)]
     pub(crate) command: Option<Command>,
-}
-
-/// The codecs, as the command line names them.
-#[derive(Clone, Copy, ValueEnum)]
-pub(crate) enum CodecArg {
-    /// RFC 3492.
-    Punycode,
-    /// draft-ietf-idn-amc-ace-z-01.
-    AmcAceZ,
-    /// draft-ietf-idn-lace-00.
-    Lace,
-    /// RFC 2279.
-    Utf8,
-}
-
-impl From<CodecArg> for Codec {
-    fn from(arg: CodecArg) -> Self {
-        match arg {
-            CodecArg::Punycode => Codec::Punycode,
-            CodecArg::AmcAceZ => Codec::AmcAceZ,
-            CodecArg::Lace => Codec::Lace,
-            CodecArg::Utf8 => Codec::Utf8,
-        }
-    }
-}
-
-/// How text on the command line and in text files is read and written.
-#[derive(Clone, Copy, ValueEnum)]
-pub(crate) enum Utf8Arg {
-    /// Today's UTF-8 (RFC 3629): Unicode scalar values only.
-    Strict,
-    /// RFC 2279: 1 to 6 octets, values up to 0x7FFFFFFF, so code points
-    /// above U+10FFFF can be written as text.
-    Rfc2279,
-}
-
-impl From<Utf8Arg> for utf8::Mode {
-    fn from(arg: Utf8Arg) -> Self {
-        match arg {
-            Utf8Arg::Strict => utf8::Mode::Strict,
-            Utf8Arg::Rfc2279 => utf8::Mode::Rfc2279,
-        }
-    }
 }
 
 /// How an implementation is named, with what it is declared to support.
@@ -88,9 +45,12 @@ pub(crate) struct ImplArgs {
 }
 
 impl ImplArgs {
-    /// The spec given, or the clean-room code.
-    pub(crate) fn spec(&self) -> String {
-        self.spec.clone().unwrap_or_else(|| "cleanroom".into())
+    /// The implementation these options name and declare.
+    pub(crate) fn implementation(&self) -> config::Implementation {
+        config::Implementation {
+            spec: self.spec.clone(),
+            ..self.declared.implementation()
+        }
     }
 }
 
@@ -104,11 +64,11 @@ pub(crate) struct DeclArgs {
     /// included), u31 (up to 0x7FFFFFFF) or u32 (any 32-bit value, as RFC
     /// 3492; the default).
     #[arg(long, value_enum, value_name = "DOMAIN")]
-    pub(crate) domain: Option<DomainArg>,
+    pub(crate) domain: Option<DomainDecl>,
     /// How it reports failures: kinds (says invalid input or overflow; the
     /// default) or failure-only (only says that it failed).
     #[arg(long, value_enum, value_name = "ERRORS")]
-    pub(crate) errors: Option<ErrorsArg>,
+    pub(crate) errors: Option<ErrorsDecl>,
     /// It does not do Appendix A annotations (case flags).
     #[arg(long)]
     pub(crate) no_annotations: bool,
@@ -137,33 +97,14 @@ pub(crate) struct DeclArgs {
     pub(crate) jobs: Option<u16>,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-pub(crate) enum DomainArg {
-    Unicode,
-    UnicodeWithSurrogates,
-    U31,
-    U32,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-pub(crate) enum ErrorsArg {
-    Kinds,
-    FailureOnly,
-}
-
 impl DeclArgs {
-    pub(crate) fn declaration(&self) -> Declaration {
-        Declaration {
-            domain: self.domain.map(|d| match d {
-                DomainArg::Unicode => DomainDecl::Unicode,
-                DomainArg::UnicodeWithSurrogates => DomainDecl::UnicodeWithSurrogates,
-                DomainArg::U31 => DomainDecl::U31,
-                DomainArg::U32 => DomainDecl::U32,
-            }),
-            errors: self.errors.map(|e| match e {
-                ErrorsArg::Kinds => ErrorsDecl::Kinds,
-                ErrorsArg::FailureOnly => ErrorsDecl::FailureOnly,
-            }),
+    /// What these options declare, with their time limit and jobs (no
+    /// spec).
+    pub(crate) fn implementation(&self) -> config::Implementation {
+        config::Implementation {
+            spec: None,
+            domain: self.domain,
+            errors: self.errors,
             annotations: self.no_annotations.then_some(false),
             directions: if self.decode_only {
                 Some(DirectionsDecl::DecodeOnly)
@@ -174,32 +115,8 @@ impl DeclArgs {
             },
             max_encode: self.max_encode,
             max_decode: self.max_decode,
-        }
-    }
-
-    /// What these options declare, with their time limit.
-    pub(crate) fn implementation(&self) -> commands::Implementation {
-        commands::Implementation {
-            declaration: self.declaration(),
             timeout: self.timeout,
             jobs: self.jobs.map(usize::from),
-        }
-    }
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-pub(crate) enum Format {
-    Text,
-    Json,
-    Junit,
-}
-
-impl From<Format> for commands::check::Format {
-    fn from(format: Format) -> Self {
-        match format {
-            Format::Text => commands::check::Format::Text,
-            Format::Json => commands::check::Format::Json,
-            Format::Junit => commands::check::Format::Junit,
         }
     }
 }
@@ -216,7 +133,7 @@ pub(crate) enum Command {
         /// How input text is read: strict UTF-8, or RFC 2279 (code points
         /// up to 0x7FFFFFFF).
         #[arg(long, value_enum, default_value = "strict")]
-        utf8: Utf8Arg,
+        utf8: utf8::Mode,
         /// Lines to encode; standard input when none.
         text: Vec<OsString>,
     },
@@ -230,7 +147,7 @@ pub(crate) enum Command {
         /// How output text is written: strict UTF-8, or RFC 2279 (code
         /// points up to 0x7FFFFFFF).
         #[arg(long, value_enum, default_value = "strict")]
-        utf8: Utf8Arg,
+        utf8: utf8::Mode,
         /// Lines to decode; standard input when none.
         text: Vec<OsString>,
     },
@@ -443,4 +360,32 @@ pub(crate) struct CostArgs {
     /// The whole run, the two yardsticks' profiles included (default 120).
     #[arg(long, default_value = "120", value_parser = commands::parse_seconds, allow_negative_numbers = true)]
     pub(crate) seconds: f64,
+}
+
+impl CheckArgs {
+    /// The command line's layer of the settings, and the configuration
+    /// file it names.
+    pub(crate) fn layer(self) -> (config::Config, Option<String>) {
+        let layer = config::Config {
+            implementation: self.implementation.implementation(),
+            check: config::Check {
+                codec: None,
+                seconds: self.seconds,
+                cases: self.cases,
+                seed: self.seed,
+                fail_fast: self.fail_fast.then_some(true),
+                format: self.format,
+                json: self.json,
+                junit: self.junit,
+                baseline: self.baseline,
+                files: self.files,
+                cost: self.no_cost.then_some(false),
+                cost_budget: self.cost_budget,
+                cost_max: self.cost_max.map(|n| n as usize),
+                save_regressions: self.save_regressions,
+                write_baseline: self.write_baseline,
+            },
+        };
+        (layer, self.config)
+    }
 }

@@ -1,5 +1,13 @@
-//! `punycheck.toml`: a conformance gate's settings in one file, so that a CI
-//! job runs `punycheck check` and nothing else.
+//! The settings of the commands, in one type ([`Config`]) laid in layers:
+//! the defaults, then `punycheck.toml`, then the command line. The file is
+//! this type deserialized; the command line's options (`args.rs`) make one
+//! more layer of it; [`Config::over`] lays one layer over another, key by
+//! key, and the commands resolve the result against the defaults. The
+//! enums it holds (codec, domain, errors, directions, format) are the
+//! library's own, parsed by clap and serde alike.
+//!
+//! `punycheck.toml` keeps a conformance gate's settings in one file, so
+//! that a CI job runs `punycheck check` and nothing else.
 //!
 //! `check` reads `punycheck.toml` from the working directory when it exists,
 //! or the file named by `--config FILE`. Every key is optional; an option
@@ -43,16 +51,26 @@
 //! ```
 
 use std::path::Path;
+use std::time::Duration;
 
 use serde::Deserialize;
 
-use punycheck::engines::Declaration;
+use crate::commands::{MAX_TIMEOUT, check_seconds};
+use punycheck::codec::Codec;
 use punycheck::engines::declaration::{DirectionsDecl, DomainDecl, ErrorsDecl};
+use punycheck::engines::{Declaration, SpecOptions};
 
 /// The file `check` reads from the working directory.
 pub const DEFAULT_FILE: &str = "punycheck.toml";
 
-/// The whole file.
+/// The default of `--timeout`, in seconds.
+pub const DEFAULT_TIMEOUT: f64 = 5.0;
+
+/// The default of `--seconds` for `check`.
+pub const DEFAULT_SECONDS: f64 = 30.0;
+
+/// Every setting, each optional: one layer (the file, or the command
+/// line), or several laid over each other.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
@@ -64,75 +82,83 @@ pub struct Config {
     pub check: Check,
 }
 
-/// `[implementation]`.
+/// `[implementation]`: the implementation a command asks, what it is
+/// declared to support, and how long one question may take.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Implementation {
-    /// As `--impl`.
+    /// `--impl`.
     pub spec: Option<String>,
-    /// As `--domain`.
+    /// `--domain`.
     pub domain: Option<DomainDecl>,
-    /// As `--errors`.
+    /// `--errors`.
     pub errors: Option<ErrorsDecl>,
-    /// `false` as `--no-annotations`.
+    /// `false`: `--no-annotations`.
     pub annotations: Option<bool>,
-    /// As `--decode-only` or `--encode-only`.
+    /// `--decode-only` or `--encode-only`.
     pub directions: Option<DirectionsDecl>,
-    /// As `--max-encode`.
+    /// `--max-encode`.
     pub max_encode: Option<usize>,
-    /// As `--max-decode`.
+    /// `--max-decode`.
     pub max_decode: Option<usize>,
-    /// As `--timeout`.
+    /// `--timeout`: seconds one question may take; [`DEFAULT_TIMEOUT`]
+    /// when not given.
     pub timeout: Option<f64>,
-    /// As `--jobs`.
+    /// `--jobs`: how many questions an `exec:` or `pipe:` program is asked
+    /// at once; its default when not given.
     pub jobs: Option<usize>,
 }
 
-/// `[check]`.
+/// `[check]`: how `check` runs and what it writes.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Check {
-    /// As `--codec`.
-    pub codec: Option<String>,
-    /// As `--seconds`.
+    /// `--codec`.
+    pub codec: Option<Codec>,
+    /// `--seconds`.
     pub seconds: Option<f64>,
-    /// As `--cases`.
+    /// `--cases`.
     pub cases: Option<u64>,
-    /// As `--seed`.
+    /// `--seed`.
     pub seed: Option<u64>,
-    /// As `--fail-fast`.
+    /// `--fail-fast`.
     pub fail_fast: Option<bool>,
-    /// As `--format`.
-    pub format: Option<String>,
-    /// As `--json`.
+    /// `--format`.
+    pub format: Option<Format>,
+    /// `--json FILE`.
     pub json: Option<String>,
-    /// As `--junit`.
+    /// `--junit FILE`.
     pub junit: Option<String>,
-    /// As `--baseline`.
+    /// `--baseline FILE`.
     pub baseline: Option<String>,
-    /// As `--file`.
+    /// `--file FILE`s: every layer's, the lower layer's first.
     #[serde(default)]
     pub files: Vec<String>,
-    /// `false` as `--no-cost`.
+    /// `false`: `--no-cost`.
     pub cost: Option<bool>,
-    /// As `--cost-budget`.
+    /// `--cost-budget SECONDS`.
     pub cost_budget: Option<f64>,
-    /// As `--cost-max`.
+    /// `--cost-max N`.
     pub cost_max: Option<usize>,
+    /// `--save-regressions FILE` (command line only: a file a run writes).
+    #[serde(skip)]
+    pub save_regressions: Option<String>,
+    /// `--write-baseline FILE` (command line only: a file a run writes).
+    #[serde(skip)]
+    pub write_baseline: Option<String>,
 }
 
-impl Implementation {
-    /// The declaration the file makes.
-    pub fn declaration(&self) -> Declaration {
-        Declaration {
-            domain: self.domain,
-            errors: self.errors,
-            annotations: self.annotations,
-            directions: self.directions,
-            max_encode: self.max_encode,
-            max_decode: self.max_decode,
-        }
-    }
+/// The report on standard output (`--format`, `format = "..."`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// Readable text.
+    #[default]
+    Text,
+    /// JSON (see `docs/report.schema.json`).
+    Json,
+    /// JUnit XML.
+    Junit,
 }
 
 impl Config {
@@ -150,12 +176,107 @@ impl Config {
             Err(e) => Err(format!("cannot read {}: {e}", path.display())),
         }
     }
+
+    /// This layer laid over `lower`: each key this one gives wins, and the
+    /// lists of files are joined.
+    pub fn over(self, lower: Config) -> Config {
+        Config {
+            implementation: self.implementation.over(lower.implementation),
+            check: self.check.over(lower.check),
+        }
+    }
 }
 
-/// A declaration on the command line laid over the file's: each fact the
-/// command line states wins.
-pub fn merge(file: Declaration, command_line: Declaration) -> Declaration {
-    command_line.over(file)
+impl Implementation {
+    /// This layer laid over `lower`: each key this one gives wins.
+    pub fn over(self, lower: Implementation) -> Implementation {
+        Implementation {
+            spec: self.spec.or(lower.spec),
+            domain: self.domain.or(lower.domain),
+            errors: self.errors.or(lower.errors),
+            annotations: self.annotations.or(lower.annotations),
+            directions: self.directions.or(lower.directions),
+            max_encode: self.max_encode.or(lower.max_encode),
+            max_decode: self.max_decode.or(lower.max_decode),
+            timeout: self.timeout.or(lower.timeout),
+            jobs: self.jobs.or(lower.jobs),
+        }
+    }
+
+    /// The spec given, or the clean-room code.
+    pub fn spec_or_cleanroom(&self) -> String {
+        self.spec.clone().unwrap_or_else(|| "cleanroom".into())
+    }
+
+    /// What it is declared to support.
+    pub fn declaration(&self) -> Declaration {
+        Declaration {
+            domain: self.domain,
+            errors: self.errors,
+            annotations: self.annotations,
+            directions: self.directions,
+            max_encode: self.max_encode,
+            max_decode: self.max_decode,
+        }
+    }
+
+    /// The time one question may take, checked.
+    pub fn timeout(&self) -> Result<Duration, String> {
+        let seconds = self.timeout.unwrap_or(DEFAULT_TIMEOUT);
+        check_seconds(seconds, MAX_TIMEOUT)
+            .map(Duration::from_secs_f64)
+            .map_err(|e| format!("--timeout {e}"))
+    }
+
+    /// What `engines::from_spec` needs for `codec`.
+    pub fn options(&self, codec: Codec) -> Result<SpecOptions, String> {
+        Ok(SpecOptions {
+            codec,
+            declaration: self.declaration(),
+            timeout: self.timeout()?,
+            jobs: match self.jobs {
+                Some(jobs) if !(1..=256).contains(&jobs) => {
+                    return Err(format!("jobs must be from 1 to 256, not {jobs}"));
+                }
+                jobs => jobs,
+            },
+        })
+    }
+
+    /// The options as they are to be printed in a reproducer.
+    pub fn printed(&self) -> String {
+        let mut out = self.declaration().options();
+        if let Some(timeout) = self.timeout.filter(|&t| t != DEFAULT_TIMEOUT) {
+            out += &format!(" --timeout {timeout}");
+        }
+        out
+    }
+}
+
+impl Check {
+    /// This layer laid over `lower`: each key this one gives wins, and the
+    /// files of both are asked, `lower`'s first.
+    pub fn over(self, lower: Check) -> Check {
+        let mut files = lower.files;
+        files.extend(self.files);
+        Check {
+            codec: self.codec.or(lower.codec),
+            seconds: self.seconds.or(lower.seconds),
+            cases: self.cases.or(lower.cases),
+            seed: self.seed.or(lower.seed),
+            fail_fast: self.fail_fast.or(lower.fail_fast),
+            format: self.format.or(lower.format),
+            json: self.json.or(lower.json),
+            junit: self.junit.or(lower.junit),
+            baseline: self.baseline.or(lower.baseline),
+            files,
+            cost: self.cost.or(lower.cost),
+            cost_budget: self.cost_budget.or(lower.cost_budget),
+            cost_max: self.cost_max.or(lower.cost_max),
+            save_regressions: self.save_regressions.or(lower.save_regressions),
+            write_baseline: self.write_baseline.or(lower.write_baseline),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -186,6 +307,8 @@ mod tests {
         assert_eq!(config.check.files, ["regressions.toml"]);
         assert_eq!(config.check.seconds, Some(30.0));
         assert_eq!(config.check.junit.as_deref(), Some("punycheck.xml"));
+        assert_eq!(config.check.codec, Some(Codec::Punycode));
+        assert_eq!(config.check.format, Some(Format::Text));
     }
 
     #[test]
@@ -193,22 +316,35 @@ mod tests {
         assert!(Config::parse("x", "[implementation]\nspc = \"a\"").is_err());
         assert!(Config::parse("x", "[implementation]\ndomain = \"ascii\"").is_err());
         assert!(Config::parse("x", "[check]\nseconds = \"ten\"").is_err());
+        assert!(Config::parse("x", "[check]\ncodec = \"punycod\"").is_err());
+        assert!(Config::parse("x", "[check]\nformat = \"xml\"").is_err());
+        // Files a run writes are named on the command line only.
+        assert!(Config::parse("x", "[check]\nwrite-baseline = \"b.toml\"").is_err());
         assert_eq!(Config::parse("x", "").unwrap(), Config::default());
     }
 
     #[test]
-    fn the_command_line_wins() {
-        let file = Declaration {
-            domain: Some(DomainDecl::Unicode),
-            errors: Some(ErrorsDecl::FailureOnly),
-            ..Default::default()
-        };
-        let cli = Declaration {
-            domain: Some(DomainDecl::U32),
-            ..Default::default()
-        };
-        let merged = merge(file, cli);
-        assert_eq!(merged.domain, Some(DomainDecl::U32));
-        assert_eq!(merged.errors, Some(ErrorsDecl::FailureOnly));
+    fn the_upper_layer_wins_key_by_key_and_files_are_joined() {
+        let file = Config::parse(
+            "file",
+            "[implementation]\ndomain = \"unicode\"\nerrors = \"failure-only\"\n\
+             [check]\nseconds = 10.0\ncases = 5\nfiles = [\"a.toml\"]\ncodec = \"lace\"\n",
+        )
+        .unwrap();
+        let mut command_line = Config::default();
+        command_line.implementation.domain = Some(DomainDecl::U32);
+        command_line.check.seconds = Some(3.0);
+        command_line.check.files = vec!["b.toml".into()];
+        let merged = command_line.over(file);
+        assert_eq!(merged.implementation.domain, Some(DomainDecl::U32));
+        assert_eq!(merged.implementation.errors, Some(ErrorsDecl::FailureOnly));
+        assert_eq!(merged.check.seconds, Some(3.0));
+        assert_eq!(merged.check.cases, Some(5));
+        assert_eq!(merged.check.codec, Some(Codec::Lace));
+        assert_eq!(merged.check.files, ["a.toml", "b.toml"]);
+        assert_eq!(
+            merged.implementation.declaration().domain,
+            Some(DomainDecl::U32)
+        );
     }
 }

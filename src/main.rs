@@ -10,41 +10,17 @@ mod commands;
 mod config;
 mod report;
 
-use crate::commands::check::CheckOptions;
 use crate::commands::cost::CostSettings;
 use crate::commands::diff::DiffSettings;
 use crate::commands::lines::{self, Direction, LineSettings};
 use crate::commands::repro::{Question, ReproSettings, Save};
 use crate::commands::{INTERRUPTED, Outcome, Output, Stop};
-use args::{BenchArgs, CheckArgs, Cli, Command, CostArgs, DiffArgs, ReproArgs};
+use args::{BenchArgs, Cli, Command, CostArgs, DiffArgs, ReproArgs};
 use clap::Parser;
 use punycheck::bench;
 use punycheck::codec::Codec;
 use punycheck::engines::process;
 use punycheck::harness::cost::Bounds;
-
-fn check_options(codec: Option<Codec>, args: CheckArgs) -> CheckOptions {
-    CheckOptions {
-        codec,
-        spec: args.implementation.spec.clone(),
-        implementation: args.implementation.declared.implementation(),
-        config: args.config,
-        seconds: args.seconds,
-        cases: args.cases,
-        seed: args.seed,
-        format: args.format.map(Into::into),
-        json: args.json,
-        junit: args.junit,
-        save_regressions: args.save_regressions,
-        files: args.files,
-        baseline: args.baseline,
-        write_baseline: args.write_baseline,
-        fail_fast: args.fail_fast,
-        cost_budget: args.cost_budget,
-        cost_max: args.cost_max.map(|n| n as usize),
-        no_cost: args.no_cost,
-    }
-}
 
 fn diff_settings(codec: Codec, args: DiffArgs) -> DiffSettings {
     DiffSettings {
@@ -60,8 +36,7 @@ fn diff_settings(codec: Codec, args: DiffArgs) -> DiffSettings {
 fn repro_settings(codec: Codec, args: ReproArgs) -> ReproSettings {
     ReproSettings {
         codec,
-        spec: args.implementation.spec(),
-        implementation: args.implementation.declared.implementation(),
+        implementation: args.implementation.implementation(),
         question: Question {
             encode: args.encode,
             no_flags: args.no_flags,
@@ -81,8 +56,7 @@ fn repro_settings(codec: Codec, args: ReproArgs) -> ReproSettings {
 fn cost_settings(args: CostArgs) -> CostSettings {
     let default = Bounds::default();
     CostSettings {
-        spec: args.implementation.spec(),
-        implementation: args.implementation.declared.implementation(),
+        implementation: args.implementation.implementation(),
         bounds: Bounds {
             budget: args
                 .cost_budget
@@ -164,18 +138,16 @@ const REPORT_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// Runs the command; the exit code says how it went.
 fn run(cli: Cli) -> ExitCode {
-    let chosen = cli.codec.map(Codec::from);
+    let chosen = cli.codec;
     let codec = chosen.unwrap_or(Codec::Punycode);
     let out = &mut Output::stdout();
-    let lines_of =
-        |direction, implementation: args::ImplArgs, codepoints, utf8: args::Utf8Arg| LineSettings {
-            codec,
-            direction,
-            spec: implementation.spec(),
-            implementation: implementation.declared.implementation(),
-            codepoints,
-            mode: utf8.into(),
-        };
+    let lines_of = |direction, implementation: args::ImplArgs, codepoints, mode| LineSettings {
+        codec,
+        direction,
+        implementation: implementation.implementation(),
+        codepoints,
+        mode,
+    };
     let result = match cli.command {
         None => commands::listing::matrix(chosen, out),
         Some(Command::Encode {
@@ -214,7 +186,11 @@ fn run(cli: Cli) -> ExitCode {
             out,
         ),
         Some(Command::Diff(args)) => commands::diff::run(&diff_settings(codec, args), out),
-        Some(Command::Check(args)) => commands::check::run(&check_options(chosen, args), out),
+        Some(Command::Check(args)) => {
+            let (mut layer, config) = args.layer();
+            layer.check.codec = chosen;
+            commands::check::run(layer, config.as_deref(), out)
+        }
         Some(Command::Repro(args)) => commands::repro::run(&repro_settings(codec, args), out),
         Some(Command::Cost(args)) => commands::cost::run(&cost_settings(args), out),
         Some(Command::List) => commands::listing::list(chosen, out),

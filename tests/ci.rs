@@ -192,6 +192,9 @@ fn json_and_junit_files_beside_the_text_report() {
             "60",
             "--seconds",
             "600",
+            // pyny is near the cost probe's budget at its largest sizes,
+            // and further on a loaded machine: timing is tests/cost.rs's.
+            "--no-cost",
             "--json",
             json_path.to_str().unwrap(),
             "--junit",
@@ -471,6 +474,7 @@ fn saved_regressions_stay_loadable() {
             "20",
             "--seconds",
             "600",
+            "--no-cost",
             "--fail-fast",
             "--save-regressions",
             found_path,

@@ -13,10 +13,9 @@ use std::time::Duration;
 
 use super::progress::{Progress, View};
 use super::{
-    Implementation, MAX_SECONDS, MAX_TIMEOUT, Outcome, Output, Stop, check_seconds, chosen_seed,
-    codec_arg, warn,
+    MAX_SECONDS, MAX_TIMEOUT, Outcome, Output, Stop, check_seconds, chosen_seed, codec_arg, warn,
 };
-use crate::config::{self, Config};
+use crate::config::{self, Config, Format};
 use punycheck::codec::Codec;
 use punycheck::engines::{self, process};
 use punycheck::harness::baseline::Baseline;
@@ -27,72 +26,6 @@ use punycheck::harness::report::{self, CheckReport};
 use punycheck::harness::runner::{BUILTIN_EXPECTATIONS, Expectations};
 use punycheck::harness::vectors::{self, Case};
 
-/// The report on standard output.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// Readable text.
-    Text,
-    /// JSON (see `docs/report.schema.json`).
-    Json,
-    /// JUnit XML.
-    Junit,
-}
-
-impl Format {
-    /// The format named `name` (`text`, `json`, `junit`).
-    pub fn named(name: &str) -> Option<Format> {
-        match name {
-            "text" => Some(Format::Text),
-            "json" => Some(Format::Json),
-            "junit" => Some(Format::Junit),
-            _ => None,
-        }
-    }
-}
-
-/// `check` as the command line gives it; anything not given comes from
-/// the configuration file, then from the defaults.
-#[derive(Clone, Debug, Default)]
-pub struct CheckOptions {
-    /// `--codec`.
-    pub codec: Option<Codec>,
-    /// `--impl`.
-    pub spec: Option<String>,
-    /// The declaration options and `--timeout`.
-    pub implementation: Implementation,
-    /// `--config`: the configuration file (default `punycheck.toml` when
-    /// it exists).
-    pub config: Option<String>,
-    /// `--seconds`.
-    pub seconds: Option<f64>,
-    /// `--cases`.
-    pub cases: Option<u64>,
-    /// `--seed`.
-    pub seed: Option<u64>,
-    /// `--format`.
-    pub format: Option<Format>,
-    /// `--json FILE`.
-    pub json: Option<String>,
-    /// `--junit FILE`.
-    pub junit: Option<String>,
-    /// `--save-regressions FILE`.
-    pub save_regressions: Option<String>,
-    /// `--file FILE`s.
-    pub files: Vec<String>,
-    /// `--baseline FILE`.
-    pub baseline: Option<String>,
-    /// `--write-baseline FILE`.
-    pub write_baseline: Option<String>,
-    /// `--fail-fast`.
-    pub fail_fast: bool,
-    /// `--cost-budget SECONDS`.
-    pub cost_budget: Option<f64>,
-    /// `--cost-max N`.
-    pub cost_max: Option<usize>,
-    /// `--no-cost`.
-    pub no_cost: bool,
-}
-
 /// Where the reports go.
 #[derive(Clone, Debug)]
 struct Reports {
@@ -102,6 +35,15 @@ struct Reports {
 }
 
 impl Reports {
+    /// The reports `settings` ask for.
+    fn of(settings: &Config) -> Reports {
+        Reports {
+            format: settings.check.format.unwrap_or_default(),
+            json: settings.check.json.clone(),
+            junit: settings.check.junit.clone(),
+        }
+    }
+
     /// Writes the report of a setup error to each report file and, for
     /// JSON and JUnit, to standard output.
     fn setup_error(&self, spec: &str, message: &str, out: &mut Output) {
@@ -128,43 +70,49 @@ impl Reports {
     }
 }
 
-/// Runs `check`: conforming, nonconforming, or incomplete (nothing found
-/// in what ran, but not everything ran).
-pub fn run(options: &CheckOptions, out: &mut Output) -> Outcome {
-    let mut reports = Reports {
-        format: options.format.unwrap_or(Format::Text),
-        json: options.json.clone(),
-        junit: options.junit.clone(),
-    };
-    let spec_given = options.spec.clone().unwrap_or_default();
-    let file = match load_config(options) {
+/// Runs `check` with the command line's settings (`command_line`) over
+/// the configuration file's (`config`, or `punycheck.toml` when it
+/// exists): conforming, nonconforming, or incomplete (nothing found in
+/// what ran, but not everything ran).
+pub fn run(command_line: Config, config: Option<&str>, out: &mut Output) -> Outcome {
+    let spec_given = command_line.implementation.spec.clone().unwrap_or_default();
+    let file = match load_config(config) {
         Ok(file) => file,
         Err(message) => {
+            let reports = Reports::of(&command_line);
             reports.setup_error(&spec_given, &message, out);
             return Err(Stop::Setup(message));
         }
     };
+    // A run that writes a baseline records the causes afresh: the one the
+    // configuration names (which it may be about to create or replace) is
+    // not read; one given on the command line still is.
+    let baseline_from_file = command_line.check.baseline.is_none();
+    let mut lower = file;
+    if command_line.check.write_baseline.is_some() {
+        lower.check.baseline = None;
+    }
+    let files_from_file = !lower.check.files.is_empty();
+    let settings = command_line.over(lower);
+    let reports = Reports::of(&settings);
     // A gate run from the wrong directory, or with a configuration that
     // names nothing, must not pass by checking a built-in instead.
-    let spec = options
+    let spec = settings
+        .implementation
         .spec
         .clone()
-        .or(file.implementation.spec.clone())
-        .ok_or_else(|| no_implementation(options));
-    reports.json = reports.json.or(file.check.json.clone());
-    reports.junit = reports.junit.or(file.check.junit.clone());
-    let format = match (options.format, &file.check.format) {
-        (Some(format), _) => Ok(format),
-        (None, Some(name)) => Format::named(name)
-            .ok_or_else(|| format!("unknown format {name:?} in the configuration")),
-        (None, None) => Ok(Format::Text),
-    };
-    if let Ok(format) = format {
-        reports.format = format;
-    }
-    let prepared = format
-        .and_then(|_| spec.clone())
-        .and_then(|spec| prepare(options, &file, &spec, &reports));
+        .ok_or_else(|| no_implementation(config));
+    let prepared = spec.clone().and_then(|spec| {
+        prepare(
+            &settings,
+            &spec,
+            &reports,
+            Hints {
+                baseline_from_file,
+                files_from_file,
+            },
+        )
+    });
     let (setup, engine, cases, expectations) = match prepared {
         Ok(prepared) => prepared,
         Err(message) => {
@@ -188,10 +136,10 @@ pub fn run(options: &CheckOptions, out: &mut Output) -> Outcome {
         },
     );
     progress.finish();
-    if let Some(path) = &options.save_regressions {
+    if let Some(path) = &settings.check.save_regressions {
         save_regressions(setup.codec, path, &report)?;
     }
-    if let Some(path) = &options.write_baseline {
+    if let Some(path) = &settings.check.write_baseline {
         write_baseline(path, &report)?;
     }
     for (path, text) in [
@@ -222,9 +170,10 @@ fn working_directory() -> String {
         .unwrap_or_else(|_| "the working directory".into())
 }
 
-/// The error of a check that names no implementation.
-fn no_implementation(options: &CheckOptions) -> String {
-    let file = match &options.config {
+/// The error of a check that names no implementation (`config`: the file
+/// named by `--config`).
+fn no_implementation(config: Option<&str>) -> String {
+    let file = match config {
         Some(path) => format!("{path} names none"),
         None => {
             let cwd = working_directory();
@@ -275,8 +224,8 @@ fn write_baseline(path: &str, report: &CheckReport) -> Result<(), String> {
     std::fs::write(path, baseline.to_toml()).map_err(|e| format!("cannot write {path}: {e}"))
 }
 
-fn load_config(options: &CheckOptions) -> Result<Config, String> {
-    match &options.config {
+fn load_config(config: Option<&str>) -> Result<Config, String> {
+    match config {
         Some(path) => Config::load(Path::new(path), true),
         None => Config::load(Path::new(config::DEFAULT_FILE), false),
     }
@@ -290,38 +239,34 @@ struct Setup {
 
 type Prepared = (Setup, Box<dyn engines::Engine>, Vec<Case>, Expectations);
 
-/// Resolves every setting and refuses what cannot work before the run
-/// starts: bad numbers, unreadable inputs, unwritable outputs, an
-/// implementation that cannot be started.
+/// Which of the settings came from the configuration file, for the hint
+/// that its paths are taken from the working directory.
+#[derive(Clone, Copy)]
+struct Hints {
+    /// The baseline read is the file's.
+    baseline_from_file: bool,
+    /// The file names vector files.
+    files_from_file: bool,
+}
+
+/// Resolves every setting against the defaults and refuses what cannot
+/// work before the run starts: bad numbers, unreadable inputs, unwritable
+/// outputs, an implementation that cannot be started.
 fn prepare(
-    options: &CheckOptions,
-    file: &Config,
+    settings: &Config,
     spec: &str,
     reports: &Reports,
+    hints: Hints,
 ) -> Result<Prepared, String> {
-    let codec = match (options.codec, &file.check.codec) {
-        (Some(codec), _) => codec,
-        (None, Some(name)) => Codec::ALL
-            .into_iter()
-            .find(|c| c.to_string() == *name)
-            .ok_or_else(|| format!("unknown codec {name:?} in the configuration"))?,
-        (None, None) => Codec::Punycode,
-    };
-    let declared = options.implementation.over(&file.implementation);
-    let seconds = options.seconds.or(file.check.seconds).unwrap_or(30.0);
+    let check = &settings.check;
+    let codec = check.codec.unwrap_or(Codec::Punycode);
+    let declared = &settings.implementation;
+    let seconds = check.seconds.unwrap_or(config::DEFAULT_SECONDS);
     let seconds = check_seconds(seconds, MAX_SECONDS).map_err(|e| format!("--seconds {e}"))?;
-    // A run that writes a baseline records the causes afresh: the one the
-    // configuration names (which it may be about to create or replace) is
-    // not read; one given on the command line still is.
-    let configured = file
-        .check
-        .baseline
-        .as_ref()
-        .filter(|_| options.write_baseline.is_none());
-    let baseline = match options.baseline.as_ref().or(configured) {
+    let baseline = match &check.baseline {
         Some(path) => Some(Baseline::parse(&std::fs::read_to_string(path).map_err(
             |e| {
-                let hint = if options.baseline.is_none() {
+                let hint = if hints.baseline_from_file {
                     from_working_directory()
                 } else {
                     String::new()
@@ -331,12 +276,10 @@ fn prepare(
         )?)?),
         None => None,
     };
-    let mut files = file.check.files.clone();
-    files.extend(options.files.iter().cloned());
     // Where the run will write, refused before it starts.
     for path in [
-        &options.save_regressions,
-        &options.write_baseline,
+        &check.save_regressions,
+        &check.write_baseline,
         &reports.json,
         &reports.junit,
     ]
@@ -346,45 +289,45 @@ fn prepare(
         regressions::check_writable(path)?;
     }
     let engine = engines::from_spec(spec, &declared.options(codec)?)?;
-    let seed = chosen_seed(options.seed.or(file.check.seed));
-    let cases: Vec<Case> = vectors::load(&files)
+    let seed = chosen_seed(check.seed);
+    let cases: Vec<Case> = vectors::load(&check.files)
         .map_err(|e| {
-            if file.check.files.is_empty() {
-                e
-            } else {
+            if hints.files_from_file {
                 e + &from_working_directory()
+            } else {
+                e
             }
         })?
         .into_iter()
         .filter(|c| c.codec == codec)
         .collect();
     let expectations = Expectations::parse(BUILTIN_EXPECTATIONS)?;
-    let cost_on = !options.no_cost && file.check.cost != Some(false);
-    let budget = options
+    let budget = check
         .cost_budget
-        .or(file.check.cost_budget)
         .map(|s| check_seconds(s, MAX_TIMEOUT).map_err(|e| format!("--cost-budget {e}")))
         .transpose()?;
-    let max = options.cost_max.or(file.check.cost_max);
-    if let Some(n) = max.filter(|n| !(cost::FIRST_SIZE..=cost::LARGEST_MAX).contains(n)) {
+    if let Some(n) = check
+        .cost_max
+        .filter(|n| !(cost::FIRST_SIZE..=cost::LARGEST_MAX).contains(n))
+    {
         return Err(format!(
             "cost-max must be from {} to {}, not {n}",
             cost::FIRST_SIZE,
             cost::LARGEST_MAX
         ));
     }
-    let cost = cost_on.then(|| {
+    let cost = (check.cost != Some(false)).then(|| {
         let default = cost::Bounds::default();
         cost::Bounds {
             budget: budget.map_or(default.budget, Duration::from_secs_f64),
-            max: max.unwrap_or(default.max),
+            max: check.cost_max.unwrap_or(default.max),
         }
     });
     let settings = CheckSettings {
         time: Duration::from_secs_f64(seconds),
-        cases: options.cases.or(file.check.cases),
+        cases: check.cases,
         seed,
-        fail_fast: options.fail_fast || file.check.fail_fast == Some(true),
+        fail_fast: check.fail_fast == Some(true),
         repro_prefix: format!(
             "punycheck repro{} --impl {}{}",
             codec_arg(codec),
@@ -392,7 +335,7 @@ fn prepare(
             declared.printed()
         ),
         spec: spec.to_string(),
-        declared_options: declared.declaration.options(),
+        declared_options: declared.declaration().options(),
         baseline,
         cost,
     };

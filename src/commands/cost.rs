@@ -9,7 +9,8 @@ use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use super::plot;
-use super::{Implementation, Outcome, Output, Status};
+use super::{Outcome, Output, Status};
+use crate::config::Implementation;
 use punycheck::codec::Codec;
 use punycheck::engines::{self, Engine};
 use punycheck::harness::cost::{self, Bounds, Probe, Series};
@@ -17,8 +18,6 @@ use punycheck::harness::cost::{self, Bounds, Probe, Series};
 /// `cost` as the command line gives it.
 #[derive(Clone, Debug)]
 pub struct CostSettings {
-    /// `--impl`.
-    pub spec: String,
     /// The declaration options and `--timeout`.
     pub implementation: Implementation,
     /// `--cost-budget` and `--cost-max`.
@@ -35,7 +34,7 @@ pub fn run(settings: &CostSettings, out: &mut Output) -> Outcome {
         punycheck::harness::regressions::check_writable(path)?;
     }
     let engine = engines::from_spec(
-        &settings.spec,
+        &settings.implementation.spec_or_cleanroom(),
         &settings.implementation.options(Codec::Punycode)?,
     )?;
     let start = Instant::now();
@@ -60,7 +59,7 @@ pub fn run(settings: &CostSettings, out: &mut Output) -> Outcome {
     say!(
         out,
         "punycheck cost {} (budget {} s, sizes from {} to {})",
-        settings.spec,
+        settings.implementation.spec_or_cleanroom(),
         settings.bounds.budget.as_secs_f64(),
         cost::FIRST_SIZE,
         settings.bounds.max
@@ -95,7 +94,7 @@ pub fn run(settings: &CostSettings, out: &mut Output) -> Outcome {
         let svg = plot::log_log_svg(
             &format!(
                 "punycheck cost {}: seconds per answer against input size",
-                settings.spec
+                settings.implementation.spec_or_cleanroom()
             ),
             &panels(&profiles, settings.bounds.max),
         )?;

@@ -4,7 +4,8 @@
 use std::time::Duration;
 
 use super::progress::{Progress, View};
-use super::{Implementation, Outcome, Output, Status, chosen_seed, codec_arg};
+use super::{Outcome, Output, Status, chosen_seed, codec_arg};
+use crate::config::Implementation;
 use punycheck::codec::Codec;
 use punycheck::engines::{self, Engine};
 use punycheck::harness::campaign::{self, Settings};

@@ -13,7 +13,8 @@ use std::sync::Arc;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use super::{Implementation, Outcome, Output, Status, Stop, warn};
+use super::{Outcome, Output, Status, Stop, warn};
+use crate::config::Implementation;
 use punycheck::codec::Codec;
 use punycheck::engines::{self, Engine, EngineError};
 use punycheck::harness::vectors::CodePoints;
@@ -36,8 +37,6 @@ pub struct LineSettings {
     pub codec: Codec,
     /// Encode or decode.
     pub direction: Direction,
-    /// The implementation, as `--impl` names it.
-    pub spec: String,
     /// What is declared about it, and `--timeout`.
     pub implementation: Implementation,
     /// Lines are `u+XXXX`/`U+XXXX` tokens (encode input, decode output).
@@ -95,11 +94,11 @@ pub fn run(
     out: &mut Output,
 ) -> Outcome {
     let engine: Arc<dyn Engine> = Arc::from(engines::from_spec(
-        &settings.spec,
+        &settings.implementation.spec_or_cleanroom(),
         &settings.implementation.options(settings.codec)?,
     )?);
     let bounded = Bounded {
-        limit: (!runs_outside(&settings.spec))
+        limit: (!runs_outside(&settings.implementation.spec_or_cleanroom()))
             .then(|| settings.implementation.timeout())
             .transpose()?,
         engine,

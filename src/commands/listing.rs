@@ -1,7 +1,8 @@
 //! `punycheck list`, `punycheck vectors` and the default command (the
 //! conformance matrix of every built-in implementation).
 
-use super::{Implementation, Outcome, Output, Status, codecs};
+use super::{Outcome, Output, Status, codecs};
+use crate::config::Implementation;
 use punycheck::codec::Codec;
 use punycheck::engines::declaration::describe;
 use punycheck::engines::{self, Engine};

@@ -22,7 +22,6 @@ pub mod bench;
 pub mod check;
 pub mod cost;
 pub mod diff;
-pub mod implementation;
 pub mod lines;
 pub mod listing;
 pub mod output;
@@ -31,7 +30,6 @@ pub mod progress;
 pub mod repro;
 pub mod rfc_wrapper;
 
-pub use implementation::Implementation;
 pub use output::Output;
 
 use punycheck::codec::Codec;

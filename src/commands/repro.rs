@@ -1,7 +1,8 @@
 //! `punycheck repro`: one question asked of an implementation and of the
 //! codec's reference, optionally saved as a vector case.
 
-use super::{Implementation, Outcome, Output, Status, Stop, warn};
+use super::{Outcome, Output, Status, Stop, warn};
+use crate::config::Implementation;
 use punycheck::codec::Codec;
 use punycheck::engines;
 use punycheck::harness::compare::{self, Request, Verdict};
@@ -56,8 +57,6 @@ pub struct Save {
 pub struct ReproSettings {
     /// The codec.
     pub codec: Codec,
-    /// The implementation, as `--impl` names it.
-    pub spec: String,
     /// What is declared about it.
     pub implementation: Implementation,
     /// The question.
@@ -76,7 +75,10 @@ pub struct ReproSettings {
 pub fn run(settings: &ReproSettings, out: &mut Output) -> Outcome {
     let codec = settings.codec;
     let request = settings.question.request()?;
-    let engine = engines::from_spec(&settings.spec, &settings.implementation.options(codec)?)?;
+    let engine = engines::from_spec(
+        &settings.implementation.spec_or_cleanroom(),
+        &settings.implementation.options(codec)?,
+    )?;
     say!(out, "question:        {request}");
     // A slow cause's reproducer: the time is the finding, asked twice.
     if let Some(budget) = settings.slower_than {

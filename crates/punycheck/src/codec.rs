@@ -10,8 +10,13 @@
 
 use std::fmt;
 
-/// One encoding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// One encoding, named as on the command line, in `punycheck.toml` and in
+/// vector files ([`Codec::name`]).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
 pub enum Codec {
     /// Punycode, RFC 3492.
     Punycode,

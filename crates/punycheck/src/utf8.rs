@@ -68,8 +68,9 @@ use std::path::Path;
 
 use crate::punycode::ErrorKind;
 
-/// Which UTF-8.
+/// Which UTF-8 (`--utf8 strict|rfc2279` on the command line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Mode {
     /// RFC 2279: one to six octets, values 0 to 0x7FFFFFFF, surrogate values
     /// allowed; overlong forms, `FE`, `FF`, stray continuation bytes and

@@ -47,6 +47,7 @@ pub struct Declaration {
 
 /// `--domain`, as written on the command line and in `punycheck.toml`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum DomainDecl {
     /// Unicode scalar values only.
@@ -73,6 +74,7 @@ impl DomainDecl {
 
 /// `--errors`, as written on the command line and in `punycheck.toml`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum ErrorsDecl {
     /// It says which error (invalid input, overflow).
@@ -83,6 +85,7 @@ pub enum ErrorsDecl {
 
 /// `--decode-only`/`--encode-only`, as written in `punycheck.toml`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum DirectionsDecl {
     /// Encodes and decodes.
