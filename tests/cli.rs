@@ -147,10 +147,7 @@ fn the_rfc_wrapper_passes_check_through_exec() {
     ]);
     let report = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{report}{}", text(&out.stderr));
-    assert!(
-        report.contains("CONFORMING") && !report.contains("NONCONFORMING"),
-        "{report}"
-    );
+    assert_eq!(common::verdict(&report), "CONFORMING", "{report}");
     // Its fixed 256-element buffers are its declared limits, counted.
     let count = punycheck::harness::vectors::builtin()
         .unwrap()
@@ -293,10 +290,19 @@ fn a_wrong_program_is_nonconforming_with_a_reproducer_that_reproduces() {
     ]);
     let report = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{report}{}", text(&out.stderr));
-    assert!(report.contains("NONCONFORMING"), "{report}");
+    assert!(
+        common::verdict(&report).starts_with("NONCONFORMING: "),
+        "{report}"
+    );
     let again = run_first_reproducer("the wrong program", &report);
     assert_eq!(again.status.code(), Some(1), "{}", text(&again.stdout));
-    assert!(text(&again.stdout).contains("NONCONFORMING"));
+    // repro's own verdict line.
+    let repro = text(&again.stdout);
+    let verdict = repro.lines().find_map(|l| l.strip_prefix("verdict:"));
+    assert!(
+        verdict.is_some_and(|v| v.trim_start().starts_with("NONCONFORMING: ")),
+        "{repro}"
+    );
     // The saved regression is a valid vector file that the wrong program fails
     // and the reference passes.
     let file = saved.to_str().unwrap();
@@ -456,7 +462,7 @@ fn every_codec_has_its_vectors_matrix_and_check() {
         "3",
     ]);
     assert_eq!(utf8.status.code(), Some(0), "{}", text(&utf8.stdout));
-    assert!(text(&utf8.stdout).contains("CONFORMING"));
+    assert_eq!(common::verdict(&text(&utf8.stdout)), "CONFORMING");
     // Encode with the codec's engines; unknown names list the codec's own.
     let lace = run(&["encode", "--codec", "lace", "\u{3a3}\u{3bf}"]);
     assert_eq!(lace.status.code(), Some(0), "{}", text(&lace.stderr));
@@ -651,7 +657,10 @@ fn a_configured_gate_with_a_baseline() {
         "{report}{}",
         text(&second.stderr)
     );
-    assert!(report.contains("known"), "{report}");
+    assert!(
+        common::verdict(&report).starts_with("PASSES ON ITS BASELINE: 2 known causes "),
+        "{report}"
+    );
     // Fixed: the recorded cause no longer reproduces, which fails.
     let fixed = format!("exec:{w}");
     let third = in_dir(&["check", "--impl", &fixed, "--baseline", "baseline.toml"]);

@@ -80,7 +80,7 @@ fn conforming(spec: &str, declarations: &[&str]) -> String {
         "{report}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(report.contains("CONFORMING"), "{spec}: {report}");
+    assert_eq!(common::verdict(&report), "CONFORMING", "{spec}: {report}");
     report
 }
 

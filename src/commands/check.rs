@@ -16,13 +16,14 @@ use super::{
     MAX_SECONDS, MAX_TIMEOUT, Outcome, Output, Stop, check_seconds, chosen_seed, codec_arg, warn,
 };
 use crate::config::{self, Config, Format};
+use crate::report::{self, Rendered};
 use punycheck::codec::Codec;
 use punycheck::engines::{self, process};
 use punycheck::harness::baseline::Baseline;
 use punycheck::harness::check::{self, CheckSettings, Phase};
 use punycheck::harness::cost;
 use punycheck::harness::regressions;
-use punycheck::harness::report::{self, CheckReport};
+use punycheck::harness::report::CheckReport;
 use punycheck::harness::runner::{BUILTIN_EXPECTATIONS, Expectations};
 use punycheck::harness::vectors::{self, Case};
 
@@ -44,29 +45,32 @@ impl Reports {
         }
     }
 
+    /// The files asked for, each with its format.
+    fn files(&self) -> impl Iterator<Item = (&String, Format)> {
+        let json = self.json.iter().map(|p| (p, Format::Json));
+        json.chain(self.junit.iter().map(|p| (p, Format::Junit)))
+    }
+
     /// Writes the report of a setup error to each report file and, for
     /// JSON and JUnit, to standard output.
     fn setup_error(&self, spec: &str, message: &str, out: &mut Output) {
         // A program killed by Ctrl-C or SIGTERM fails the probe: that is the
         // interruption, not a setup error.
         let interrupted = process::interrupted();
-        let json = report::setup_error_json(spec, message, interrupted);
-        let junit = crate::report::junit::setup_error_junit(spec, message, interrupted);
-        for (path, text) in [(&self.json, &json), (&self.junit, &junit)] {
+        let of = |format| report::setup_error(format, spec, message, interrupted);
+        for (path, format) in self.files() {
             // A report file that cannot be written is the setup error
             // itself when the message names it: said once, not twice.
-            if let Some(path) = path
+            if let Some(text) = of(format)
                 && let Err(e) = std::fs::write(path, text)
                 && !message.contains(path.as_str())
             {
                 warn(&format!("punycheck: cannot write {path}: {e}"));
             }
         }
-        let _ = match self.format {
-            Format::Text => Ok(()),
-            Format::Json => out.print(&json),
-            Format::Junit => out.print(&junit),
-        };
+        if let Some(text) = of(self.format) {
+            let _ = out.print(&text);
+        }
     }
 }
 
@@ -142,19 +146,13 @@ pub fn run(command_line: Config, config: Option<&str>, out: &mut Output) -> Outc
     if let Some(path) = &settings.check.write_baseline {
         write_baseline(path, &report)?;
     }
-    for (path, text) in [
-        (&reports.json, report.to_json()),
-        (&reports.junit, crate::report::junit::report(&report)),
-    ] {
-        if let Some(path) = path {
-            std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}"))?;
-        }
+    // Each format asked for is rendered once, and no other.
+    let mut rendered = Rendered::default();
+    for (path, format) in reports.files() {
+        std::fs::write(path, rendered.get(format, &report))
+            .map_err(|e| format!("cannot write {path}: {e}"))?;
     }
-    let printed = match reports.format {
-        Format::Text => out.print(&report.to_text()),
-        Format::Json => out.print(&report.to_json()),
-        Format::Junit => out.print(&crate::report::junit::report(&report)),
-    };
+    let printed = out.print(rendered.get(reports.format, &report));
     // A closed standard output does not change the verdict of a gate.
     match printed {
         Ok(()) | Err(Stop::Closed) => {}
@@ -264,16 +262,17 @@ fn prepare(
     let seconds = check.seconds.unwrap_or(config::DEFAULT_SECONDS);
     let seconds = check_seconds(seconds, MAX_SECONDS).map_err(|e| format!("--seconds {e}"))?;
     let baseline = match &check.baseline {
-        Some(path) => Some(Baseline::parse(&std::fs::read_to_string(path).map_err(
-            |e| {
+        Some(path) => Some(
+            Baseline::parse(&std::fs::read_to_string(path).map_err(|e| {
                 let hint = if hints.baseline_from_file {
                     from_working_directory()
                 } else {
                     String::new()
                 };
                 format!("cannot read {path}: {e}{hint}")
-            },
-        )?)?),
+            })?)
+            .map_err(|e| e.to_string())?,
+        ),
         None => None,
     };
     // Where the run will write, refused before it starts.
@@ -286,22 +285,22 @@ fn prepare(
     .into_iter()
     .flatten()
     {
-        regressions::check_writable(path)?;
+        regressions::check_writable(path).map_err(|e| e.to_string())?;
     }
     let engine = engines::from_spec(spec, &declared.options(codec)?)?;
     let seed = chosen_seed(check.seed);
     let cases: Vec<Case> = vectors::load(&check.files)
         .map_err(|e| {
             if hints.files_from_file {
-                e + &from_working_directory()
+                format!("{e}{}", from_working_directory())
             } else {
-                e
+                e.to_string()
             }
         })?
         .into_iter()
         .filter(|c| c.codec == codec)
         .collect();
-    let expectations = Expectations::parse(BUILTIN_EXPECTATIONS)?;
+    let expectations = Expectations::parse(BUILTIN_EXPECTATIONS).map_err(|e| e.to_string())?;
     let budget = check
         .cost_budget
         .map(|s| check_seconds(s, MAX_TIMEOUT).map_err(|e| format!("--cost-budget {e}")))

@@ -152,7 +152,7 @@ fn encode_line(settings: &LineSettings, engine: &Bounded, line: &[u8]) -> Answer
     let parsed = if settings.codepoints {
         std::str::from_utf8(line)
             .map_err(|_| "not UTF-8".to_string())
-            .and_then(CodePoints::parse)
+            .and_then(|text| CodePoints::parse(text).map_err(|e| e.to_string()))
     } else {
         utf8::decode(line, settings.mode)
             .map(|values| CodePoints {

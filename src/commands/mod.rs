@@ -33,6 +33,7 @@ pub mod rfc_wrapper;
 pub use output::Output;
 
 use punycheck::codec::Codec;
+use punycheck::harness::errors::DataError;
 
 /// The exit statuses, as `--help` prints them.
 pub const EXIT_STATUS: &str = "\
@@ -74,6 +75,13 @@ impl Stop {
 impl From<String> for Stop {
     fn from(message: String) -> Self {
         Stop::Setup(message)
+    }
+}
+
+impl From<DataError> for Stop {
+    /// A data file that cannot be used stops the command before it starts.
+    fn from(error: DataError) -> Self {
+        Stop::Setup(error.to_string())
     }
 }
 

@@ -28,14 +28,16 @@ impl Question {
     pub fn request(&self) -> Result<Request, String> {
         match (&self.encode, &self.decode, &self.decode_hex) {
             (Some(tokens), None, None) => {
-                let cps = CodePoints::parse(tokens)?;
+                let cps = CodePoints::parse(tokens).map_err(|e| e.to_string())?;
                 Ok(Request::Encode {
                     flags: (!self.no_flags).then(|| cps.flags.clone()),
                     code_points: cps.values,
                 })
             }
             (None, Some(text), None) => Ok(Request::Decode(text.clone().into_bytes())),
-            (None, None, Some(hex)) => Ok(Request::Decode(vectors::parse_hex(hex)?)),
+            (None, None, Some(hex)) => Ok(Request::Decode(
+                vectors::parse_hex(hex).map_err(|e| e.to_string())?,
+            )),
             _ => Err("give one of --encode, --decode, --decode-hex".into()),
         }
     }

@@ -89,3 +89,12 @@ pub fn skip(what: &str, why: &str, hint: &str) {
         "SKIPPED {what}: {why} ({hint}; PUNYCHECK_ADAPTERS=all makes this a failure)"
     );
 }
+
+/// The verdict line of a text report: its last line that is not empty.
+pub fn verdict(report: &str) -> &str {
+    report
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or_default()
+}

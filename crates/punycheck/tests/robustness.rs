@@ -1,10 +1,13 @@
-//! Bad and extreme input gets an error, never a panic, in every engine:
-//! empty input, very long input, code point 0xFFFFFFFF, bytes >= 0x80 and
-//! control characters in Punycode text.
+//! Bad and extreme input gets an answer or an error that says what it is,
+//! never a panic, a crash or a wrong answer, in every engine: empty input,
+//! very long input, code point 0xFFFFFFFF, bytes >= 0x80 and control
+//! characters in Punycode text.
 
 use punycheck::c_reference;
 use punycheck::engines::{self, Engine};
+use punycheck::harness::compare::{self, Verdict};
 use punycheck::punycode::{self, ErrorKind};
+use punycheck::vocabulary::{EngineError, Request};
 
 /// A long input: `len` code points cycling through `distinct` values.
 fn long_input(len: usize, distinct: u32) -> Vec<u32> {
@@ -98,18 +101,52 @@ fn every_engine_survives_hostile_input() {
         vec![0; 10_000],
         long_input(10_000, 100),
     ];
+    let mut requests: Vec<Request> = byte_inputs.into_iter().map(Request::Decode).collect();
+    for input in code_point_inputs {
+        requests.push(Request::Encode {
+            flags: Some(vec![true; input.len()]),
+            code_points: input.clone(),
+        });
+        requests.push(Request::Encode {
+            code_points: input,
+            flags: None,
+        });
+    }
+    let mut answered = 0;
     for engine in engines::builtin() {
         let engine: &dyn Engine = engine.as_ref();
-        for input in &byte_inputs {
-            // Any answer is fine here; what matters is that there is one.
-            let _ = engine.decode(input);
-        }
-        for input in &code_point_inputs {
-            let _ = engine.encode(input, None);
-            let flags = vec![true; input.len()];
-            let _ = engine.encode(input, Some(&flags));
+        for request in &requests {
+            let answer = match request {
+                Request::Decode(bytes) => engine.decode(bytes).map(|d| d.code_points.len()),
+                Request::Encode { code_points, flags } => engine
+                    .encode(code_points, flags.as_deref())
+                    .map(|e| e.len()),
+            };
+            // An answer, or a refusal that says what it is: never a crash,
+            // a hang or a broken answer.
+            match &answer {
+                Ok(_) => answered += 1,
+                Err(
+                    EngineError::Rejected(_)
+                    | EngineError::Failed(_)
+                    | EngineError::Unsupported(_)
+                    | EngineError::Limit(_),
+                ) => {}
+                Err(e) => panic!("{}: {request}: {e}", engine.name()),
+            }
+            // And the answer is the right one, as the harness judges it
+            // against the C reference, within what the engine declares.
+            let reference = compare::reference(request).expect("the C reference answers");
+            let verdict = compare::judge(engine, request, &reference);
+            assert!(
+                !matches!(verdict, Verdict::Nonconformance(_)),
+                "{}: {request}: {verdict:?}",
+                engine.name()
+            );
         }
     }
+    // The inputs are not all refused: the assertions above saw answers.
+    assert!(answered > requests.len(), "{answered} answers");
 }
 
 #[test]

@@ -146,7 +146,7 @@ impl Engine for StdUtf8 {
         for (k, &value) in input.iter().enumerate() {
             let c = char::from_u32(value).ok_or_else(|| {
                 EngineError::Unsupported(format!(
-                    "code point {k} (u+{value:04X}) is not a Unicode scalar value"
+                    "the code point at index {k} (u+{value:04X}) is not a Unicode scalar value"
                 ))
             })?;
             out.extend_from_slice(c.encode_utf8(&mut buffer).as_bytes());

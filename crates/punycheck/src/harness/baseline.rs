@@ -32,6 +32,7 @@ use serde::{Deserialize, Serialize};
 
 use super::causes::{Cause, Key, Kind};
 use super::compare::{Verdict, ask, evaluate, reference_for};
+use super::errors::DataError;
 use super::properties;
 use crate::engines::Engine;
 use crate::vocabulary::{CodePoints, Request, parse_hex};
@@ -132,18 +133,24 @@ impl Entry {
     }
 
     /// The reproducer.
-    pub fn request(&self) -> Result<Request, String> {
+    pub fn request(&self) -> Result<Request, DataError> {
         match (&self.encode, &self.decode, &self.decode_hex) {
             (Some(tokens), None, None) => {
-                let cps = CodePoints::parse(tokens)?;
+                let cps =
+                    CodePoints::parse(tokens).map_err(|e| DataError::invalid("baseline", e))?;
                 Ok(Request::Encode {
                     flags: self.flags.unwrap_or(false).then(|| cps.flags.clone()),
                     code_points: cps.values,
                 })
             }
             (None, Some(text), None) => Ok(Request::Decode(text.clone().into_bytes())),
-            (None, None, Some(hex)) => Ok(Request::Decode(parse_hex(hex)?)),
-            _ => Err("a baseline cause needs one of encode, decode and decode_hex".into()),
+            (None, None, Some(hex)) => Ok(Request::Decode(
+                parse_hex(hex).map_err(|e| DataError::invalid("baseline", e))?,
+            )),
+            _ => Err(DataError::invalid(
+                "baseline",
+                "a baseline cause needs one of encode, decode and decode_hex",
+            )),
         }
     }
 
@@ -153,7 +160,7 @@ impl Entry {
         &self,
         engine: &dyn Engine,
         cost_budget: Duration,
-    ) -> Result<bool, String> {
+    ) -> Result<bool, DataError> {
         let request = self.request()?;
         // A slow cause reproduces while its input is still over the budget,
         // twice ([`super::cost`]).
@@ -181,10 +188,11 @@ impl Entry {
 
 impl Baseline {
     /// Parses a baseline file.
-    pub fn parse(text: &str) -> Result<Self, String> {
-        let baseline: Baseline = toml::from_str(text).map_err(|e| format!("baseline: {e}"))?;
+    pub fn parse(text: &str) -> Result<Self, DataError> {
+        let baseline: Baseline =
+            toml::from_str(text).map_err(|e| DataError::invalid("baseline", e))?;
         for entry in &baseline.cause {
-            entry.request().map_err(|e| format!("baseline: {e}"))?;
+            entry.request()?;
         }
         Ok(baseline)
     }
@@ -231,7 +239,7 @@ pub fn judge(
     causes: &[Cause],
     engine: &dyn Engine,
     cost_budget: Duration,
-) -> Result<Judgement, String> {
+) -> Result<Judgement, DataError> {
     let mut judgement = Judgement {
         known: known(baseline, causes),
         ..Judgement::default()

@@ -21,6 +21,7 @@ use super::baseline::{self, Baseline};
 use super::campaign::{self, Settings};
 use super::causes::{self, Collector, Key, Kind};
 use super::cost;
+use super::errors::DataError;
 use super::report::{CheckReport, CostReport, VectorResult, VectorStatus, VectorSummary};
 use super::runner::{self, Expectations, Outcome};
 use super::vectors::Case;
@@ -94,7 +95,7 @@ impl CheckSettings {
 /// let report = check(&mine, &settings).unwrap();
 /// assert!(report.conforming(), "{}", report.to_text());
 /// ```
-pub fn check(engine: &dyn Engine, settings: &CheckSettings) -> Result<CheckReport, String> {
+pub fn check(engine: &dyn Engine, settings: &CheckSettings) -> Result<CheckReport, DataError> {
     let codec = engine.codec();
     let cases: Vec<Case> = super::vectors::load(&[])?
         .into_iter()
@@ -352,7 +353,7 @@ pub fn run(
         Some(Err(e)) => (None, Some(e)),
         None => (None, None),
     };
-    incomplete.extend(baseline_error);
+    incomplete.extend(baseline_error.map(|e| e.to_string()));
     let vector_results = cases
         .iter()
         .enumerate()

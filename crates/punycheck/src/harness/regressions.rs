@@ -14,6 +14,7 @@ use std::path::Path;
 use toml_edit::{DocumentMut, Item, Value};
 
 use super::compare::reference_for;
+use super::errors::DataError;
 use super::vectors::{self, Case};
 use crate::codec::Codec;
 use crate::vocabulary::Request;
@@ -29,13 +30,16 @@ pub fn reference_name(codec: Codec) -> String {
 
 /// Refuses a path that cannot be written, before a run that would save to
 /// it (the file is created if missing, and left as it was otherwise).
-pub fn check_writable(path: &str) -> Result<(), String> {
+pub fn check_writable(path: &str) -> Result<(), DataError> {
     let existed = Path::new(path).exists();
     std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(path)
-        .map_err(|e| format!("cannot write {path}: {e}"))?;
+        .map_err(|error| DataError::Write {
+            path: path.to_string(),
+            error,
+        })?;
     if !existed {
         let _ = std::fs::remove_file(path);
     }
@@ -53,15 +57,20 @@ pub struct File {
 impl File {
     /// Opens (or starts) the file at `path` for `codec`'s cases. A file
     /// that exists must parse as a vector file of the same codec.
-    pub fn open(path: &str, codec: Codec) -> Result<Self, String> {
+    pub fn open(path: &str, codec: Codec) -> Result<Self, DataError> {
         let text = match std::fs::read_to_string(path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-            Err(e) => return Err(format!("cannot read {path}: {e}")),
+            Err(error) => {
+                return Err(DataError::Read {
+                    path: path.to_string(),
+                    error,
+                });
+            }
         };
         let doc: DocumentMut = text
             .parse()
-            .map_err(|e| format!("{path} is not TOML: {e}"))?;
+            .map_err(|e| DataError::invalid(path, format!("not TOML: {e}")))?;
         let cases = vectors::parse_file(path, &text)?;
         let file_codec = doc
             .get("codec")
@@ -69,9 +78,11 @@ impl File {
             .unwrap_or("punycode")
             .to_string();
         if !text.trim().is_empty() && file_codec != codec.to_string() {
-            return Err(format!(
-                "{path} holds {file_codec} cases; this question is {codec}"
-            ));
+            return Err(DataError::OtherCodec {
+                path: path.to_string(),
+                holds: file_codec,
+                question: codec.to_string(),
+            });
         }
         Ok(File {
             path: path.to_string(),
@@ -89,9 +100,11 @@ impl File {
         name: &str,
         request: &Request,
         provenance: &str,
-    ) -> Result<Option<String>, String> {
-        let expected = reference_for(self.codec, request)
-            .ok_or_else(|| format!("{} cannot answer this question", reference_name(self.codec)))?;
+    ) -> Result<Option<String>, DataError> {
+        let expected =
+            reference_for(self.codec, request).ok_or_else(|| DataError::Unanswerable {
+                reference: reference_name(self.codec),
+            })?;
         if self
             .cases
             .iter()
@@ -112,9 +125,14 @@ impl File {
         );
         // One case, written by the vector module, read as a table.
         let text = vectors::case_to_toml(&unique, request, &expected, &provenance);
-        let case_doc: DocumentMut = text.parse().map_err(|e| format!("{e}"))?;
+        let case_doc: DocumentMut = text
+            .parse()
+            .map_err(|e| DataError::invalid("a saved case", e))?;
         let Some(Item::ArrayOfTables(new)) = case_doc.get("case") else {
-            return Err("a saved case did not come out as [[case]]".into());
+            return Err(DataError::invalid(
+                "a saved case",
+                "it did not come out as [[case]]",
+            ));
         };
         if self.codec != Codec::Punycode && self.doc.get("codec").is_none() {
             self.doc
@@ -125,7 +143,10 @@ impl File {
             .entry("case")
             .or_insert(Item::ArrayOfTables(Default::default()));
         let Some(cases) = cases.as_array_of_tables_mut() else {
-            return Err(format!("{}: `case` is not an array of tables", self.path));
+            return Err(DataError::invalid(
+                &self.path,
+                "`case` is not an array of tables",
+            ));
         };
         for table in new.iter() {
             cases.push(table.clone());
@@ -135,13 +156,16 @@ impl File {
     }
 
     /// Writes the file back.
-    pub fn save(&self) -> Result<(), String> {
+    pub fn save(&self) -> Result<(), DataError> {
         // The codec line first, where the vector loader and readers look.
         let text = self.doc.to_string();
-        std::fs::write(&self.path, text).map_err(|e| format!("cannot write {}: {e}", self.path))?;
+        std::fs::write(&self.path, text).map_err(|error| DataError::Write {
+            path: self.path.clone(),
+            error,
+        })?;
         vectors::parse_file(&self.path, &self.doc.to_string())
             .map(|_| ())
-            .map_err(|e| format!("{} would not load again: {e}", self.path))
+            .map_err(|e| DataError::invalid(&self.path, format!("would not load again: {e}")))
     }
 }
 

@@ -19,6 +19,7 @@ use serde::Deserialize;
 
 use super::classes::Class;
 use super::compare::{Request, Verdict, judge_answer};
+use super::errors::DataError;
 use super::parallel;
 use super::vectors::{Case, Input};
 use crate::engines::{Engine, EngineError};
@@ -53,18 +54,24 @@ pub struct Expectations {
 
 impl Expectations {
     /// Parses an expectations file.
-    pub fn parse(text: &str) -> Result<Self, String> {
-        toml::from_str(text).map_err(|e| format!("expectations: {e}"))
+    pub fn parse(text: &str) -> Result<Self, DataError> {
+        toml::from_str(text).map_err(|e| DataError::invalid("expectations", e))
     }
 
     /// Checks that every entry names a known engine and case.
-    pub fn validate(&self, engines: &[String], cases: &[Case]) -> Result<(), String> {
+    pub fn validate(&self, engines: &[String], cases: &[Case]) -> Result<(), DataError> {
         for entry in self.skip.iter().chain(&self.deviation) {
             if !engines.contains(&entry.engine) {
-                return Err(format!("expectations: unknown engine {:?}", entry.engine));
+                return Err(DataError::invalid(
+                    "expectations",
+                    format!("unknown engine {:?}", entry.engine),
+                ));
             }
             if !cases.iter().any(|c| c.name == entry.case) {
-                return Err(format!("expectations: unknown case {:?}", entry.case));
+                return Err(DataError::invalid(
+                    "expectations",
+                    format!("unknown case {:?}", entry.case),
+                ));
             }
         }
         Ok(())
@@ -197,7 +204,7 @@ pub fn run_with_builtin_expectations(
     engines: &[Box<dyn Engine>],
     cases: &[Case],
     deadline: Option<Instant>,
-) -> Result<Report, String> {
+) -> Result<Report, DataError> {
     let expectations = Expectations::parse(BUILTIN_EXPECTATIONS)?;
     // Listings of built-ins this build lacks (a cargo feature off) are
     // still known names.

@@ -25,6 +25,7 @@ use std::collections::BTreeSet;
 
 use serde::Deserialize;
 
+use super::errors::DataError;
 use crate::codec::Codec;
 use crate::punycode::{ErrorKind, OverflowCheck};
 use crate::vocabulary::Request;
@@ -126,17 +127,21 @@ pub struct Case {
 
 fn convert(file: &str, codec: Codec, raw: RawCase) -> Result<Case, String> {
     let input = match (raw.op, raw.input, raw.input_hex) {
-        (Op::Encode, Some(text), None) => Input::Encode(CodePoints::parse(&text)?),
+        (Op::Encode, Some(text), None) => {
+            Input::Encode(CodePoints::parse(&text).map_err(|e| e.to_string())?)
+        }
         (Op::Decode, Some(text), None) => Input::Decode(text.into_bytes()),
-        (Op::Decode, None, Some(hex)) => Input::Decode(parse_hex(&hex)?),
+        (Op::Decode, None, Some(hex)) => Input::Decode(parse_hex(&hex).map_err(|e| e.to_string())?),
         _ => return Err("needs exactly one of input and input_hex (hex for decode only)".into()),
     };
     let expected = match (raw.output, raw.output_hex, raw.error) {
         (Some(out), None, None) => match raw.op {
             Op::Encode => Expected::Encoded(out.into_bytes()),
-            Op::Decode => Expected::Decoded(CodePoints::parse(&out)?),
+            Op::Decode => Expected::Decoded(CodePoints::parse(&out).map_err(|e| e.to_string())?),
         },
-        (None, Some(hex), None) if raw.op == Op::Encode => Expected::Encoded(parse_hex(&hex)?),
+        (None, Some(hex), None) if raw.op == Op::Encode => {
+            Expected::Encoded(parse_hex(&hex).map_err(|e| e.to_string())?)
+        }
         (None, None, Some(error)) => Expected::Error(
             ErrorKind::from_name(&error).ok_or_else(|| format!("unknown error {error:?}"))?,
         ),
@@ -173,19 +178,19 @@ fn convert(file: &str, codec: Codec, raw: RawCase) -> Result<Case, String> {
 }
 
 /// Parses one vector file.
-pub fn parse_file(file: &str, text: &str) -> Result<Vec<Case>, String> {
-    let raw: RawFile = toml::from_str(text).map_err(|e| format!("{file}: {e}"))?;
+pub fn parse_file(file: &str, text: &str) -> Result<Vec<Case>, DataError> {
+    let raw: RawFile = toml::from_str(text).map_err(|e| DataError::invalid(file, e))?;
     let codec = match raw.codec.as_deref() {
         None => Codec::Punycode,
-        Some(name) => {
-            Codec::from_name(name).ok_or_else(|| format!("{file}: unknown codec {name:?}"))?
-        }
+        Some(name) => Codec::from_name(name)
+            .ok_or_else(|| DataError::invalid(file, format!("unknown codec {name:?}")))?,
     };
     raw.case
         .into_iter()
         .map(|c| {
             let name = c.name.clone();
-            convert(file, codec, c).map_err(|e| format!("{file}: case {name:?}: {e}"))
+            convert(file, codec, c)
+                .map_err(|e| DataError::invalid(file, format!("case {name:?}: {e}")))
         })
         .collect()
 }
@@ -193,13 +198,16 @@ pub fn parse_file(file: &str, text: &str) -> Result<Vec<Case>, String> {
 /// Parses several files and rejects duplicate names across them.
 pub fn parse_files<'a>(
     files: impl IntoIterator<Item = (&'a str, &'a str)>,
-) -> Result<Vec<Case>, String> {
+) -> Result<Vec<Case>, DataError> {
     let mut cases = Vec::new();
     let mut names = BTreeSet::new();
     for (file, text) in files {
         for case in parse_file(file, text)? {
             if !names.insert(case.name.clone()) {
-                return Err(format!("{file}: duplicate case name {:?}", case.name));
+                return Err(DataError::invalid(
+                    file,
+                    format!("duplicate case name {:?}", case.name),
+                ));
             }
             cases.push(case);
         }
@@ -208,18 +216,21 @@ pub fn parse_files<'a>(
 }
 
 /// The built-in vectors.
-pub fn builtin() -> Result<Vec<Case>, String> {
+pub fn builtin() -> Result<Vec<Case>, DataError> {
     parse_files(BUILTIN.iter().copied())
 }
 
 /// The built-in vectors and those of `files`, names unique across all.
-pub fn load(files: &[String]) -> Result<Vec<Case>, String> {
+pub fn load(files: &[String]) -> Result<Vec<Case>, DataError> {
     let mut contents: Vec<(String, String)> = BUILTIN
         .iter()
         .map(|(f, t)| (f.to_string(), t.to_string()))
         .collect();
     for file in files {
-        let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+        let text = std::fs::read_to_string(file).map_err(|error| DataError::Read {
+            path: file.clone(),
+            error,
+        })?;
         contents.push((file.clone(), text));
     }
     parse_files(contents.iter().map(|(f, t)| (f.as_str(), t.as_str())))
@@ -289,7 +300,11 @@ provenance = "test"
     #[test]
     fn duplicates_are_rejected() {
         let err = parse_files([("a.toml", ONE), ("b.toml", ONE)]).unwrap_err();
-        assert!(err.contains("duplicate case name \"x\""), "{err}");
+        let DataError::Invalid { file, problem } = &err else {
+            panic!("{err:?}");
+        };
+        assert_eq!(file, "b.toml");
+        assert_eq!(problem, "duplicate case name \"x\"");
     }
 
     #[test]
@@ -318,7 +333,10 @@ provenance = "test"
             ),
         ] {
             let err = parse_file("f.toml", &text).unwrap_err();
-            assert!(err.contains(needle), "{err}");
+            assert!(
+                matches!(&err, DataError::Invalid { file, problem } if file == "f.toml" && problem.contains(needle)),
+                "{err:?}"
+            );
         }
     }
 

@@ -96,7 +96,7 @@ impl CodePoints {
     /// the last, descending when the first is the larger. At most
     /// [`CodePoints::MAX_PARSED`] code points in all, checked before
     /// anything is allocated for a run.
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, ParseError> {
         let mut cps = CodePoints::default();
         for token in text.split_whitespace() {
             if let Some((first, last)) = token.split_once("..") {
@@ -108,12 +108,9 @@ impl CodePoints {
                 Some((single, count)) => (single, parse_run_length(token, count)?),
             };
             let (cp, flag) = parse_code_point_token(single)
-                .ok_or_else(|| format!("bad code point {token:?}"))?;
+                .ok_or_else(|| ParseError::BadCodePoint(token.to_string()))?;
             if cps.values.len() + count > Self::MAX_PARSED {
-                return Err(format!(
-                    "more than {} code points (at {token:?})",
-                    Self::MAX_PARSED
-                ));
+                return Err(ParseError::TooMany(token.to_string()));
             }
             cps.values.extend(std::iter::repeat_n(cp, count));
             cps.flags.extend(std::iter::repeat_n(flag, count));
@@ -127,8 +124,8 @@ impl CodePoints {
     /// Appends the range token `first..last` (`u+4E00..u+5DFF`: every code
     /// point from the first to the last, ascending, or descending when the
     /// first is the larger), both ends with the same flag.
-    fn push_range(&mut self, token: &str, first: &str, last: &str) -> Result<(), String> {
-        let bad = || format!("bad range {token:?} (u+XXXX..u+YYYY, both ends alike in case)");
+    fn push_range(&mut self, token: &str, first: &str, last: &str) -> Result<(), ParseError> {
+        let bad = || ParseError::BadRange(token.to_string());
         let (from, flag) = parse_code_point_token(first).ok_or_else(bad)?;
         let (to, to_flag) = parse_code_point_token(last).ok_or_else(bad)?;
         if flag != to_flag {
@@ -136,10 +133,7 @@ impl CodePoints {
         }
         let count = from.abs_diff(to) as usize + 1;
         if self.values.len() + count > Self::MAX_PARSED {
-            return Err(format!(
-                "more than {} code points (at {token:?})",
-                Self::MAX_PARSED
-            ));
+            return Err(ParseError::TooMany(token.to_string()));
         }
         if from <= to {
             self.values.extend(from..=to);
@@ -211,22 +205,70 @@ impl CodePoints {
 
 /// The `N` of a `u+XXXX*N` token: decimal digits, from 1 to
 /// [`CodePoints::MAX_PARSED`].
-fn parse_run_length(token: &str, count: &str) -> Result<usize, String> {
+fn parse_run_length(token: &str, count: &str) -> Result<usize, ParseError> {
     if count.is_empty() || !count.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!(
-            "bad run length in {token:?} (u+XXXX*N, N a decimal number from 1)"
-        ));
+        return Err(ParseError::BadRunLength(token.to_string()));
     }
     // Only digits, so parsing fails only when the number does not fit.
     match count.parse::<usize>() {
-        Ok(0) => Err(format!("run length 0 in {token:?} (N starts at 1)")),
+        Ok(0) => Err(ParseError::ZeroRunLength(token.to_string())),
         Ok(n) if n <= CodePoints::MAX_PARSED => Ok(n),
-        _ => Err(format!(
-            "run length in {token:?} exceeds {}",
-            CodePoints::MAX_PARSED
-        )),
+        _ => Err(ParseError::RunTooLong(token.to_string())),
     }
 }
+
+/// Why a text of code point tokens ([`CodePoints::parse`]) or of
+/// hexadecimal bytes ([`parse_hex`]) does not parse; each holds the token
+/// (or the whole text, for hexadecimal) it is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseError {
+    /// A token that is not `u+XXXX` or `U+XXXX` (with `*N`).
+    BadCodePoint(String),
+    /// A range token that is not `u+XXXX..u+YYYY` with both ends alike in
+    /// case.
+    BadRange(String),
+    /// The `N` of `u+XXXX*N` is not a decimal number.
+    BadRunLength(String),
+    /// `u+XXXX*0`.
+    ZeroRunLength(String),
+    /// The `N` of `u+XXXX*N` is above [`CodePoints::MAX_PARSED`].
+    RunTooLong(String),
+    /// The text holds more than [`CodePoints::MAX_PARSED`] code points;
+    /// the token where the count went over.
+    TooMany(String),
+    /// An odd number of hexadecimal digits.
+    OddHex(String),
+    /// Something other than hexadecimal digits and whitespace.
+    BadHex(String),
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let max = CodePoints::MAX_PARSED;
+        match self {
+            ParseError::BadCodePoint(token) => write!(f, "bad code point {token:?}"),
+            ParseError::BadRange(token) => write!(
+                f,
+                "bad range {token:?} (u+XXXX..u+YYYY, both ends alike in case)"
+            ),
+            ParseError::BadRunLength(token) => write!(
+                f,
+                "bad run length in {token:?} (u+XXXX*N, N a decimal number from 1)"
+            ),
+            ParseError::ZeroRunLength(token) => {
+                write!(f, "run length 0 in {token:?} (N starts at 1)")
+            }
+            ParseError::RunTooLong(token) => write!(f, "run length in {token:?} exceeds {max}"),
+            ParseError::TooMany(token) => write!(f, "more than {max} code points (at {token:?})"),
+            ParseError::OddHex(text) => {
+                write!(f, "odd number of hex digits in {}", quoted(text.as_bytes()))
+            }
+            ParseError::BadHex(text) => write!(f, "bad hex {}", quoted(text.as_bytes())),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
 
 impl From<Decoded> for CodePoints {
     /// A decoder's code points with their flags.
@@ -262,15 +304,12 @@ pub enum Expected {
 }
 
 /// Parses hexadecimal bytes (`"c3a9"`).
-pub fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
+pub fn parse_hex(text: &str) -> Result<Vec<u8>, ParseError> {
     let digits: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
     if !digits.len().is_multiple_of(2) {
-        return Err(format!(
-            "odd number of hex digits in {}",
-            quoted(text.as_bytes())
-        ));
+        return Err(ParseError::OddHex(text.to_string()));
     }
-    let bad = || format!("bad hex {}", quoted(text.as_bytes()));
+    let bad = || ParseError::BadHex(text.to_string());
     digits
         .chunks(2)
         .map(|pair| {
@@ -341,8 +380,20 @@ impl fmt::Display for EngineError {
 }
 
 /// Text with runs of 8 or more of one byte written `N × "c"`, the pieces
-/// joined with `+`: `1927 × "a" + "-j368346o"`.
+/// joined with `+`: `1927 × "a" + "-j368346o"`; bytes that are not UTF-8
+/// in hexadecimal (`hex fffe2d`).
 pub fn compact_text(bytes: &[u8]) -> String {
+    // Bytes that are not UTF-8 are written in hexadecimal, never through
+    // U+FFFD, which would lose them.
+    let utf8 = std::str::from_utf8(bytes).is_ok();
+    let show = |chunk: &[u8]| {
+        if utf8 {
+            format!("{:?}", String::from_utf8_lossy(chunk))
+        } else {
+            let hex: String = chunk.iter().map(|b| format!("{b:02x}")).collect();
+            format!("hex {hex}")
+        }
+    };
     let mut parts: Vec<String> = Vec::new();
     let mut plain: Vec<u8> = Vec::new();
     let mut k = 0;
@@ -350,18 +401,17 @@ pub fn compact_text(bytes: &[u8]) -> String {
         let run = bytes[k..].iter().take_while(|&&b| b == bytes[k]).count();
         if run >= 8 {
             if !plain.is_empty() {
-                parts.push(format!("{:?}", String::from_utf8_lossy(&plain)));
+                parts.push(show(&plain));
                 plain.clear();
             }
-            let one = String::from_utf8_lossy(&bytes[k..k + 1]).into_owned();
-            parts.push(format!("{run} × {one:?}"));
+            parts.push(format!("{run} × {}", show(&bytes[k..k + 1])));
         } else {
             plain.extend_from_slice(&bytes[k..k + run]);
         }
         k += run;
     }
     if !plain.is_empty() || parts.is_empty() {
-        parts.push(format!("{:?}", String::from_utf8_lossy(&plain)));
+        parts.push(show(&plain));
     }
     parts.join(" + ")
 }
@@ -413,6 +463,12 @@ mod tests {
         assert_eq!(compact_text(&text), "1927 × \"a\" + \"-j368346o\"");
         assert_eq!(compact_text(b"ab-c_d"), "\"ab-c_d\"");
         assert_eq!(compact_text(b""), "\"\"");
+        // Not UTF-8: every byte kept, in hexadecimal.
+        assert_eq!(compact_text(b"\xff\xfe-lz"), "hex fffe2d6c7a");
+        assert_eq!(
+            compact_text(b"\x80\x80\x80\x80\x80\x80\x80\x80a"),
+            "8 × hex 80 + hex 61"
+        );
     }
 
     fn cps(pairs: &[(u32, bool)]) -> CodePoints {

@@ -1,0 +1,225 @@
+//! The readable report of a check: its causes first, each with its
+//! reproducer, then what was run, skipped and classified, and the verdict
+//! line last.
+
+use super::{CheckReport, CostReport, plural};
+use crate::harness::causes::{Cause, Confirmation};
+use crate::harness::classes::Class;
+use crate::harness::cost;
+use std::fmt::Write as _;
+
+impl CheckReport {
+    /// The readable report.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        let s = &self.campaign.stats;
+        let _ = writeln!(out, "punycheck check {}", self.implementation);
+        let _ = writeln!(out, "  declared: {}", self.declared);
+        let _ = writeln!(
+            out,
+            "  seed {}, {:.1} s of {:.1} s",
+            self.seed, self.seconds, self.budget_seconds
+        );
+        let v = &self.vectors;
+        let _ = writeln!(
+            out,
+            "\nvectors: {} of {} run: {} passed, {} not asked, {} known deviations, {} failed",
+            v.run,
+            v.cases,
+            v.pass,
+            v.skipped.iter().map(|s| s.count).sum::<usize>(),
+            v.deviations,
+            v.failed
+        );
+        let _ = writeln!(
+            out,
+            "generated: {} questions, {} identical, {} nonconforming",
+            s.requests, s.same, s.nonconformances
+        );
+        if s.property_checks > 0 {
+            let _ = writeln!(
+                out,
+                "properties (round trip, uniqueness): {} checks, {} violations",
+                s.property_checks, s.property_violations
+            );
+        }
+        if let Some(cost) = &self.cost {
+            let _ = writeln!(
+                out,
+                "cost (answers within {} s, inputs up to {}):",
+                cost.bounds.budget.as_secs_f64(),
+                cost.bounds.max
+            );
+            for line in cost.lines() {
+                let _ = writeln!(out, "  {line}");
+            }
+        }
+        // The causes first: they are what a reader of a failed gate wants.
+        if !self.campaign.causes.is_empty() {
+            let _ = writeln!(
+                out,
+                "\ncauses ({}), most severe first:",
+                self.campaign.causes.len()
+            );
+            for (k, cause) in self.campaign.causes.iter().enumerate() {
+                out += &self.cause_text(k + 1, cause);
+            }
+        }
+        if let Some(b) = &self.baseline {
+            for entry in &b.still_there {
+                let _ = writeln!(
+                    out,
+                    "  baseline cause not met by this run, its reproducer still shows it: {}: {} (reference: {}; implementation: {})",
+                    entry.direction, entry.kind, entry.reference, entry.got
+                );
+            }
+            for entry in &b.gone {
+                let _ = writeln!(
+                    out,
+                    "  FIXED: baseline cause no longer reproduces (remove it from the baseline): {}: {} (reference: {}; implementation: {})",
+                    entry.direction, entry.kind, entry.reference, entry.got
+                );
+            }
+        }
+        let mut classified = String::new();
+        for class in Class::ALL {
+            let skipped = s.skipped.get(class.id()).copied().unwrap_or(0);
+            let diverged = s.divergences.get(class.id());
+            if skipped == 0 && diverged.is_none() {
+                continue;
+            }
+            let _ = write!(classified, "  {}: {}", class.id(), class.entry().title);
+            if skipped > 0 {
+                let _ = write!(classified, "; {skipped} not asked");
+            }
+            if let Some(d) = diverged {
+                let _ = write!(
+                    classified,
+                    "; {} differing answers, e.g. {}",
+                    d.count, d.example
+                );
+            }
+            classified.push('\n');
+        }
+        for skipped in &v.skipped {
+            let _ = writeln!(
+                classified,
+                "  vectors not asked ({}): {}",
+                skipped.count, skipped.reason
+            );
+        }
+        if !classified.is_empty() {
+            let _ = write!(
+                out,
+                "\nnot asked or classified (not failures):\n{classified}"
+            );
+        }
+        if !self.incomplete.is_empty() {
+            let _ = writeln!(out, "\nincomplete:");
+            for line in &self.incomplete {
+                let _ = writeln!(out, "  {line}");
+            }
+        }
+        if let Some(why) = &self.campaign.aborted {
+            let _ = writeln!(out, "\nstopped asking: {why}");
+        }
+        let _ = writeln!(out, "\n{}", self.verdict());
+        out
+    }
+
+    fn cause_text(&self, number: usize, cause: &Cause) -> String {
+        let mut out = String::new();
+        let known = if self.known(number - 1) {
+            " [known: in the baseline]"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "  {number}. {}{known}", cause.key);
+        let _ = writeln!(out, "     input: {} ({})", cause.input, cause.shape);
+        let _ = writeln!(out, "     {}", cause.detail);
+        let generated = cause.count - cause.vectors.len() as u64;
+        let mut seen = format!("seen {} time{}", cause.count, plural(cause.count));
+        if !cause.vectors.is_empty() {
+            let _ = write!(seen, ": vectors {}", cause.vectors.join(", "));
+            if generated > 0 {
+                let _ = write!(seen, "; {generated} generated");
+            }
+        }
+        let _ = writeln!(out, "     {seen}");
+        // A check run from Rust code has no command that replays it: the
+        // input above is the question to ask the function again.
+        if !self.repro_prefix.is_empty() {
+            let _ = writeln!(out, "     reproduce: {}", self.repro_command(cause));
+        }
+        match &cause.confirmation {
+            Confirmation::Confirmed => {}
+            Confirmation::Flaky { first, second } => {
+                let _ = writeln!(
+                    out,
+                    "     FLAKY: asked again, it answered differently: first {first}, then {second}"
+                );
+            }
+            Confirmation::Unconfirmed if self.interrupted => {
+                let _ = writeln!(out, "     (not asked again: the check was interrupted)");
+            }
+            Confirmation::Unconfirmed => {
+                let _ = writeln!(out, "     (not asked again: no time was left)");
+            }
+        }
+        if cause.original != cause.input {
+            let _ = writeln!(out, "     (minimized from {})", cause.original);
+        }
+        out
+    }
+}
+
+impl CostReport {
+    /// One line per direction: how far every family went within the
+    /// budget, the steepest growth, and what stopped a family early.
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        for direction in [cost::Direction::Encode, cost::Direction::Decode] {
+            let series: Vec<&cost::Series> = self
+                .series
+                .iter()
+                .filter(|s| s.direction == direction)
+                .collect();
+            if series.is_empty() {
+                continue;
+            }
+            let mut parts = Vec::new();
+            let within = series
+                .iter()
+                .map(|s| s.largest_within().unwrap_or(0))
+                .min()
+                .unwrap_or(0);
+            parts.push(format!(
+                "every family within the budget up to {within} {}",
+                cost::unit(direction)
+            ));
+            if let Some((growth, family)) = series
+                .iter()
+                .filter_map(|s| s.growth().map(|g| (g, s.family)))
+                .max_by(|a, b| a.0.total_cmp(&b.0))
+            {
+                parts.push(format!(
+                    "steepest {} ({})",
+                    cost::growth_words(growth),
+                    family.name()
+                ));
+            }
+            for s in &series {
+                let why = match s.end {
+                    cost::End::Max => continue,
+                    cost::End::DeclaredLimit => "its declared limit".to_string(),
+                    cost::End::Refused(n) => format!("refused at {n}"),
+                    cost::End::OverBudget(n) => format!("over the budget at {n}: a slow cause"),
+                    cost::End::OutOfTime => "out of time".to_string(),
+                };
+                parts.push(format!("{} stopped by {why}", s.family.name()));
+            }
+            lines.push(format!("{}: {}", direction.name(), parts.join("; ")));
+        }
+        lines
+    }
+}

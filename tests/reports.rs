@@ -1,0 +1,104 @@
+//! The three reports of one fixed run, as snapshots (insta): Rust's
+//! `std` UTF-8 declared with `--domain u31` under `--codec utf8`, which it
+//! does not have (it holds RFC 3629, up to U+10FFFF), so that every part of
+//! a report is there: a cause with its reproducer, vectors, generated
+//! questions, properties, a listed deviation and what was not asked; its
+//! 99 vectors keep the JSON and JUnit files readable. And the text report
+//! of a Punycode run with six causes: the `idna` crate declared with
+//! `--errors kinds`, which it does not have. Each run is fixed by its seed
+//! and `--cases`, asks in-process, and times nothing (`--no-cost`); only
+//! the clock's figures are filtered out. A change of any report shows here as a diff to review
+//! (`cargo insta review`, or `INSTA_UPDATE=always cargo test --test
+//! reports`).
+
+mod common;
+
+use std::process::Output;
+
+use common::punycheck;
+
+/// The UTF-8 run's implementation, as declared.
+const UTF8_STD: [&str; 6] = ["--codec", "utf8", "--impl", "std", "--domain", "u31"];
+
+/// The Punycode run's implementation, as declared.
+const PUNYCODE_IDNA: [&str; 4] = ["--impl", "idna", "--errors", "kinds"];
+
+/// A fixed check of `implementation`, with `extra` arguments.
+fn fixed_run(implementation: &[&str], extra: &[&str]) -> Output {
+    let mut args = vec!["check"];
+    args.extend(implementation);
+    args.extend(["--seed", "1", "--cases", "100", "--no-cost"]);
+    args.extend(extra);
+    punycheck(&args)
+}
+
+/// The clock's figures (durations, timestamps, the host), which no two
+/// runs share.
+fn without_clock(run: impl FnOnce()) {
+    let mut settings = insta::Settings::clone_current();
+    for (pattern, replacement) in [
+        (r"\d+\.\d s of (\d+\.\d) s", "[SECONDS] s of $1 s"),
+        (r#""started": "[^"]*""#, r#""started": "[TIMESTAMP]""#),
+        (r#""seconds": [0-9.e-]+"#, r#""seconds": [SECONDS]"#),
+        (r#"timestamp="[^"]*""#, r#"timestamp="[TIMESTAMP]""#),
+        (r#" time="[^"]*""#, r#" time="[SECONDS]""#),
+        (r#"hostname="[^"]*""#, r#"hostname="[HOST]""#),
+    ] {
+        settings.add_filter(pattern, replacement);
+    }
+    settings.bind(run);
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("reports are UTF-8")
+}
+
+#[test]
+fn the_text_report_of_a_fixed_run() {
+    let out = fixed_run(&UTF8_STD, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    without_clock(|| insta::assert_snapshot!(stdout(&out)));
+}
+
+#[test]
+fn the_text_report_of_a_punycode_run() {
+    let out = fixed_run(&PUNYCODE_IDNA, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    without_clock(|| insta::assert_snapshot!(stdout(&out)));
+}
+
+#[test]
+fn the_json_report_of_a_fixed_run() {
+    let out = fixed_run(&UTF8_STD, &["--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    without_clock(|| insta::assert_snapshot!(stdout(&out)));
+}
+
+#[test]
+fn the_junit_report_of_a_fixed_run() {
+    let out = fixed_run(&UTF8_STD, &["--format", "junit"]);
+    assert_eq!(out.status.code(), Some(1));
+    without_clock(|| insta::assert_snapshot!(stdout(&out)));
+}
+
+/// A gate that passes because every cause it finds is in its baseline
+/// says so, and does not call the implementation conforming.
+#[test]
+fn a_pass_on_the_baseline_is_not_called_conforming() {
+    let dir = std::env::temp_dir().join(format!("punycheck-reports-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let baseline = dir.join("baseline.toml");
+    let baseline = baseline.to_str().unwrap();
+    let recorded = fixed_run(&PUNYCODE_IDNA, &["--write-baseline", baseline]);
+    assert_eq!(recorded.status.code(), Some(1));
+    let out = fixed_run(&PUNYCODE_IDNA, &["--baseline", baseline]);
+    let report = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{report}");
+    let verdict = common::verdict(&report);
+    assert_eq!(
+        verdict,
+        "PASSES ON ITS BASELINE: 6 known causes (recorded in the baseline, still there) and \
+         nothing new; without the baseline it does not conform"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
