@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures what `check` reports for each planted bug of pyny.py, and how
-# fast, for the README's table: one 30-second check per bug through pipe:,
+# fast, for the table of docs/findings.md: one 30-second check per bug through pipe:,
 # with --fail-fast, seed 1. The Unicode-limit bugs are measured a second
 # time in pyny's --unicode mode, declared --domain unicode (an
 # implementation that takes only Unicode scalar values).
