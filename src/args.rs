@@ -213,7 +213,7 @@ pub(crate) struct BenchArgs {
     /// Write the results as JSON to this file.
     #[arg(long, value_name = "FILE")]
     pub(crate) json: Option<String>,
-    /// Write a compact Markdown table (as in the README) to this file.
+    /// Write a compact Markdown table (as in docs/performance.md) to this file.
     #[arg(long, value_name = "FILE")]
     pub(crate) markdown: Option<String>,
     /// Time budget of one implementation on one input set and direction

@@ -404,7 +404,7 @@ fn encode_and_decode_answer_each_line_before_the_next() {
 #[test]
 fn a_built_in_that_takes_too_long_is_abandoned_at_the_timeout() {
     // 10^6 code points, half of them from five values: quadratic decoders
-    // take minutes (see the README's Performance section).
+    // take minutes (see docs/performance.md).
     let input: Vec<u32> = (0..1_000_000u32)
         .map(|k| {
             if k % 2 == 0 {

@@ -3,7 +3,7 @@
 //! (the RFC's code as a library when unset), `PUNYCHECK_SO_DECLARE` holds
 //! its declaration as command-line options. Compile the library with
 //! `-fsanitize=fuzzer-no-link,address` for coverage and AddressSanitizer;
-//! the buffers end at guard pages either way (see README, Fuzzing). With
+//! the buffers end at guard pages either way (see docs/fuzzing.md). With
 //! `PUNYCHECK_SO_SHOW=1` each question the library is asked (the property
 //! checks' too) is printed first, as the `punycheck repro` command that
 //! asks it: the last one before a crash is the question that crashed.

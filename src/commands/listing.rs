@@ -204,7 +204,10 @@ pub fn matrix(codec: Option<Codec>, out: &mut Output) -> Outcome {
             say_cost(&engines, out)?;
         }
     }
-    say!(out, "divergence classes (vectors/divergence-classes.toml):");
+    say!(
+        out,
+        "divergence classes (crates/punycheck/vectors/divergence-classes.toml):"
+    );
     for entry in classes::table() {
         say!(out, "  {:<13} {}", entry.id, entry.title);
     }

@@ -1,6 +1,6 @@
 //! The workflows behind the `punycheck` command line, one module per
-//! command: the binary (`src/bin/punycheck/`) parses arguments into the
-//! plain settings of these modules and calls them, nothing more.
+//! command: `main.rs` and `args.rs` parse the arguments into the
+//! settings of these modules (`crate::config`) and call them, nothing more.
 //!
 //! Every command writes its report through an [`Output`], which turns a
 //! closed standard output (`punycheck list | head -1`) into a quiet end

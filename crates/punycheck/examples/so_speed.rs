@@ -1,5 +1,5 @@
 //! How many questions a second a `so:` library answers through punycheck's
-//! engine: the figure behind the README's `so:` section.
+//! engine: the figure behind docs/checking.md's `so:` section.
 //!
 //! ```sh
 //! cargo run --release --example so_speed -- SPEC [SECONDS] [THREADS] [MAX_LEN]

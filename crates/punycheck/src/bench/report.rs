@@ -1,7 +1,7 @@
 //! What a run found, and how it is shown: the results ([`Report`],
 //! [`CaseResult`], [`Row`], [`Outcome`], [`Skip`], [`Timing`]), the
 //! machine they were measured on ([`Machine`]), the text table and its
-//! header, the Markdown table of the README, and the JSON. A new column or
+//! header, the Markdown table of docs/performance.md, and the JSON. A new column or
 //! output format is added here.
 
 use std::fmt::{self, Write as _};
@@ -395,7 +395,7 @@ impl Report {
         out
     }
 
-    /// A compact Markdown table, for the README: one row per input set and
+    /// A compact Markdown table, for docs/performance.md: one row per input set and
     /// direction, one column per implementation, each cell the code points
     /// per second at the best pass and the ratio to the reference's, or
     /// why it was skipped in a few words.
