@@ -228,3 +228,60 @@ fn an_answer_beyond_a_declared_limit_is_one_cause_and_a_kept_limit_none() {
         conforming(&kept, &OPENSSL_DECLARED);
     }
 }
+
+/// A decoder that refuses more than 512 code points, undeclared, is one
+/// `rejects-valid` cause whose detail gives the limit and how to declare
+/// it: whether it only says that it failed (OpenSSL 3.0.7's, checked as its
+/// driver was: `failed`, exit 1; pyny's `--bug buffer-512-bare`) or that
+/// the output is too large (pyny's `--buffer 512`). Declared, it conforms (the test above).
+#[test]
+fn an_undeclared_limit_says_how_to_declare_it() {
+    let bare = format!("exec:{} {PYNY} --bug buffer-512-bare", python());
+    let too_large = format!("exec:{} {PYNY} --buffer 512", python());
+    for (spec, said) in [
+        (
+            &bare,
+            "; every input tried of 513 code points or more is refused, and one of 512 is \
+             answered: a size limit of its own? If it is one by design, declare it: \
+             --max-encode 512",
+        ),
+        (
+            &too_large,
+            ", a size limit it does not declare (stopped at 513 code points, not at 512: \
+             declare it with --max-encode 512)",
+        ),
+    ] {
+        let args = [
+            "check",
+            "--impl",
+            spec,
+            "--errors",
+            "failure-only",
+            "--decode-only",
+            "--no-annotations",
+            "--seed",
+            "1",
+            "--cases",
+            "40",
+            "--seconds",
+            "600",
+            "--no-cost",
+        ];
+        let out = punycheck(&args);
+        let report = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{spec}:\n{report}");
+        assert!(report.contains("causes (1)"), "{spec}:\n{report}");
+        assert!(
+            report.contains("1. decode: rejects what the reference accepts"),
+            "{spec}:\n{report}"
+        );
+        assert!(report.contains(said), "{spec}:\n{report}");
+        let again = run_first_reproducer(spec, &report);
+        assert_eq!(
+            again.status.code(),
+            Some(1),
+            "{spec}:\n{}",
+            String::from_utf8_lossy(&again.stdout)
+        );
+    }
+}

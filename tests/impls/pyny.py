@@ -133,6 +133,10 @@ Planted bugs (--bug NAME changes exactly one thing; sections of RFC 3492):
                          checked: it answers 513 code points as if nothing
                          happened (C wrote one entry past the array), and
                          says "too large" from the 514th on
+  buffer-512-bare        decoder with a 512-entry output array whose space
+                         check is right, as OpenSSL 3.0.7's is, and which
+                         only says "failed" when it is full (not a bug, a
+                         limit: undeclared, it is one cause)
 """
 
 import bisect
@@ -189,6 +193,10 @@ class TooBig(Failure):
     message = "input or output is too large, recompile with larger limits"
 
 
+class Failed(Failure):
+    message = "failed"
+
+
 class IOFailure(Failure):
     message = "I/O error"
 
@@ -204,10 +212,14 @@ class Punycode:
     def __init__(self, bug: str | None = None, unicode: bool = False, buffer: int | None = None):
         self.bug = bug
         self.unicode = unicode
-        if bug in ("buffer-512-overrun", "buffer-512-silent"):
+        if bug in ("buffer-512-overrun", "buffer-512-silent", "buffer-512-bare"):
             buffer = FIXED_OUTPUT
         self.buffer = buffer  # the decoder's array, in code points
         self.maxint = UINT32_MAX
+
+    def full(self) -> Failure:
+        """The decoder's array is full: "too large", or a bare "failed"."""
+        return Failed() if self.bug == "buffer-512-bare" else TooBig()
 
     def _limit(self, encoding: bool) -> int:
         """The largest value the integers of one direction hold (6.4)."""
@@ -350,7 +362,7 @@ class Punycode:
         if any(c >= INITIAL_N for c in basic):
             raise BadInput
         if self.buffer is not None and len(basic) > self.buffer:
-            raise TooBig
+            raise self.full()
         output = list(basic)
         upper = [ord("A") <= c <= ord("Z") for c in basic]  # Appendix A
 
@@ -391,7 +403,7 @@ class Punycode:
                 if len(output) == FIXED_OUTPUT and self.bug == "buffer-512-overrun":
                     raise IndexError("list assignment index out of range")
             elif self.buffer is not None and len(output) >= self.buffer:
-                raise TooBig
+                raise self.full()
             output.insert(i, n)
             # Appendix A: the case of the delta's last character.
             last = text[pos - 1]
@@ -587,7 +599,7 @@ def main(args: list[str]) -> int:
     if mode is None:
         return usage("needs -e, -d or --pipe")
 
-    if buffer is not None and bug in ("buffer-512-overrun", "buffer-512-silent"):
+    if buffer is not None and bug in ("buffer-512-overrun", "buffer-512-silent", "buffer-512-bare"):
         return usage(f"--bug {bug} has its own buffer; --buffer cannot change it")
     codec = Punycode(bug, unicode, buffer)
     if mode == "--pipe":

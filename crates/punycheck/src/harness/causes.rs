@@ -35,7 +35,10 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::compare::{BeyondOwnLimit, Verdict, ask, evaluate, is_refusal, reference_for};
+use super::compare::{
+    BeyondOwnLimit, UNDECLARED_LIMIT, Verdict, ask, evaluate, is_refusal, reference_for,
+};
+use super::limit_hint;
 use super::minimize::{Budget, minimize};
 use super::properties::{self, Property};
 use crate::codec::Codec;
@@ -823,6 +826,27 @@ fn resolve_one(engine: &dyn Engine, key: Key, group: Group, budget: Budget) -> C
                 (None, None) => (shortest.clone(), detail, confirmation),
             }
         }
+    };
+    // A long refusal that the probes show to be a size limit says how to
+    // declare it.
+    // A refusal that named its limit already says to declare one; the
+    // probes give the number.
+    let detail = match (&key.kind, &confirmation) {
+        (Kind::RejectsValid, Confirmation::Confirmed) => {
+            match limit_hint::size_limit(engine, &request) {
+                Some(limit) if detail.contains(UNDECLARED_LIMIT) => detail.replace(
+                    UNDECLARED_LIMIT,
+                    &format!(
+                        "a size limit it does not declare (stopped at {} code points, not at \
+                         {limit}: declare it with --max-encode {limit})",
+                        limit + 1
+                    ),
+                ),
+                Some(limit) => format!("{detail}; {}", limit_hint::hint(limit)),
+                None => detail,
+            }
+        }
+        _ => detail,
     };
     Cause {
         shape: shape(&request),

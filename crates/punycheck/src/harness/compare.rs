@@ -45,6 +45,11 @@ pub enum Verdict {
     Unfinished,
 }
 
+/// How a refusal at a size limit the implementation does not declare ends
+/// its detail (the causes replace it with the limit the probes find).
+pub const UNDECLARED_LIMIT: &str =
+    "a size limit it does not declare (declare it with --max-encode or --max-decode)";
+
 /// Asks an implementation, without any capability check. After an
 /// interruption (Ctrl-C, SIGTERM: [`process::interrupted`]) nothing is
 /// asked, and an answer that came back after it (from a program it killed)
@@ -435,7 +440,7 @@ fn own_limit(
             detail: format!("failed as too large ({message}) where the reference says {want}"),
         },
         _ => Verdict::Nonconformance(format!(
-            "expected {}, got \"{message}\", a size limit it does not declare (declare it with --max-encode or --max-decode)",
+            "expected {}, got \"{message}\", {UNDECLARED_LIMIT}",
             describe(&Ok(reference.clone()))
         )),
     }

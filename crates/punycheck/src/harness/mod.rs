@@ -9,6 +9,7 @@ pub mod compare;
 pub mod cost;
 pub mod errors;
 pub mod generate;
+pub mod limit_hint;
 pub mod matrix;
 pub mod minimize;
 pub mod parallel;
