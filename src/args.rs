@@ -274,6 +274,9 @@ pub(crate) struct CheckArgs {
     /// Also write the JUnit XML report to this file.
     #[arg(long, value_name = "FILE")]
     pub(crate) junit: Option<String>,
+    /// Also write the SARIF 2.1.0 report (for code scanning) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) sarif: Option<String>,
     /// Append each cause's reproducer, as a vector, to this file.
     #[arg(long, value_name = "FILE")]
     pub(crate) save_regressions: Option<String>,
@@ -377,6 +380,7 @@ impl CheckArgs {
                 format: self.format,
                 json: self.json,
                 junit: self.junit,
+                sarif: self.sarif,
                 baseline: self.baseline,
                 files: self.files,
                 cost: self.no_cost.then_some(false),

@@ -40,9 +40,10 @@
 //! cases = 5000                # as --cases
 //! seed = 42                   # as --seed
 //! fail-fast = false           # as --fail-fast
-//! format = "text"             # as --format: "text", "json" or "junit"
+//! format = "text"             # as --format: "text", "json", "junit" or "sarif"
 //! json = "punycheck.json"     # as --json: the JSON report, beside the text
 //! junit = "punycheck.xml"     # as --junit: the JUnit report, beside the text
+//! sarif = "punycheck.sarif"   # as --sarif: the SARIF report, beside the text
 //! baseline = "punycheck-baseline.toml"   # as --baseline
 //! files = ["regressions.toml"]           # as --file, repeatable there
 //! cost = true                 # false as --no-cost
@@ -129,6 +130,8 @@ pub struct Check {
     pub json: Option<String>,
     /// `--junit FILE`.
     pub junit: Option<String>,
+    /// `--sarif FILE`.
+    pub sarif: Option<String>,
     /// `--baseline FILE`.
     pub baseline: Option<String>,
     /// `--file FILE`s: every layer's, the lower layer's first.
@@ -159,6 +162,8 @@ pub enum Format {
     Json,
     /// JUnit XML.
     Junit,
+    /// SARIF 2.1.0, for code-scanning dashboards.
+    Sarif,
 }
 
 impl Config {
@@ -268,6 +273,7 @@ impl Check {
             format: self.format.or(lower.format),
             json: self.json.or(lower.json),
             junit: self.junit.or(lower.junit),
+            sarif: self.sarif.or(lower.sarif),
             baseline: self.baseline.or(lower.baseline),
             files,
             cost: self.cost.or(lower.cost),

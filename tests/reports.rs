@@ -1,4 +1,4 @@
-//! The three reports of one fixed run, as snapshots (insta): Rust's
+//! The reports of one fixed run (text, JSON, JUnit and SARIF), as snapshots (insta): Rust's
 //! `std` UTF-8 declared with `--domain u31` under `--codec utf8`, which it
 //! does not have (it holds RFC 3629, up to U+10FFFF), so that every part of
 //! a report is there: a cause with its reproducer, vectors, generated
@@ -77,6 +77,13 @@ fn the_json_report_of_a_fixed_run() {
 #[test]
 fn the_junit_report_of_a_fixed_run() {
     let out = fixed_run(&UTF8_STD, &["--format", "junit"]);
+    assert_eq!(out.status.code(), Some(1));
+    without_clock(|| insta::assert_snapshot!(stdout(&out)));
+}
+
+#[test]
+fn the_sarif_report_of_a_fixed_run() {
+    let out = fixed_run(&UTF8_STD, &["--format", "sarif"]);
     assert_eq!(out.status.code(), Some(1));
     without_clock(|| insta::assert_snapshot!(stdout(&out)));
 }

@@ -1,11 +1,11 @@
 //! `punycheck check`: the conformance gate of one implementation, with its
 //! settings from the command line over `punycheck.toml`, its reports (text,
-//! JSON, JUnit: one on standard output, and `--json FILE` and `--junit
-//! FILE` beside it), saved regressions and baselines.
+//! JSON, JUnit, SARIF: one on standard output, and `--json FILE`, `--junit
+//! FILE` and `--sarif FILE` beside it), saved regressions and baselines.
 //!
 //! A setup error (an unknown implementation, a program that cannot start,
-//! an unreadable file, ...) still writes the JSON and JUnit files asked
-//! for, each saying what went wrong, so that a CI system reads an error
+//! an unreadable file, ...) still writes the JSON, JUnit and SARIF files
+//! asked for, each saying what went wrong, so that a CI system reads an error
 //! rather than an empty or missing file.
 
 use std::path::Path;
@@ -33,6 +33,7 @@ struct Reports {
     format: Format,
     json: Option<String>,
     junit: Option<String>,
+    sarif: Option<String>,
 }
 
 impl Reports {
@@ -42,13 +43,16 @@ impl Reports {
             format: settings.check.format.unwrap_or_default(),
             json: settings.check.json.clone(),
             junit: settings.check.junit.clone(),
+            sarif: settings.check.sarif.clone(),
         }
     }
 
     /// The files asked for, each with its format.
     fn files(&self) -> impl Iterator<Item = (&String, Format)> {
         let json = self.json.iter().map(|p| (p, Format::Json));
-        json.chain(self.junit.iter().map(|p| (p, Format::Junit)))
+        let junit = self.junit.iter().map(|p| (p, Format::Junit));
+        json.chain(junit)
+            .chain(self.sarif.iter().map(|p| (p, Format::Sarif)))
     }
 
     /// Writes the report of a setup error to each report file and, for
@@ -147,12 +151,13 @@ pub fn run(command_line: Config, config: Option<&str>, out: &mut Output) -> Outc
         write_baseline(path, &report)?;
     }
     // Each format asked for is rendered once, and no other.
-    let mut rendered = Rendered::default();
+    let read = config_read(config);
+    let mut rendered = Rendered::new(&report, read.as_deref());
     for (path, format) in reports.files() {
-        std::fs::write(path, rendered.get(format, &report))
+        std::fs::write(path, rendered.get(format))
             .map_err(|e| format!("cannot write {path}: {e}"))?;
     }
-    let printed = out.print(rendered.get(reports.format, &report));
+    let printed = out.print(rendered.get(reports.format));
     // A closed standard output does not change the verdict of a gate.
     match printed {
         Ok(()) | Err(Stop::Closed) => {}
@@ -222,6 +227,17 @@ fn write_baseline(path: &str, report: &CheckReport) -> Result<(), String> {
     std::fs::write(path, baseline.to_toml()).map_err(|e| format!("cannot write {path}: {e}"))
 }
 
+/// The configuration file a check read: the one `--config` names, or
+/// `punycheck.toml` when it exists.
+fn config_read(config: Option<&str>) -> Option<String> {
+    match config {
+        Some(path) => Some(path.to_string()),
+        None => Path::new(config::DEFAULT_FILE)
+            .exists()
+            .then(|| config::DEFAULT_FILE.to_string()),
+    }
+}
+
 fn load_config(config: Option<&str>) -> Result<Config, String> {
     match config {
         Some(path) => Config::load(Path::new(path), true),
@@ -281,6 +297,7 @@ fn prepare(
         &check.write_baseline,
         &reports.json,
         &reports.junit,
+        &reports.sarif,
     ]
     .into_iter()
     .flatten()

@@ -1,19 +1,22 @@
 //! The reports of `check` in each [`Format`], rendered only when asked
 //! for: readable text and JSON by the library
-//! (`punycheck::harness::report`), and JUnit XML for CI systems here
-//! ([`junit`]).
+//! (`punycheck::harness::report`), JUnit XML for CI systems ([`junit`])
+//! and SARIF for code-scanning dashboards ([`sarif`]) here.
 
 use crate::config::Format;
 use punycheck::harness::report::{self, CheckReport};
 
 pub mod junit;
+pub mod sarif;
 
-/// `report` in `format`.
-pub fn render(format: Format, report: &CheckReport) -> String {
+/// `report` in `format`; `config` is the configuration file the check
+/// read, if any (SARIF locates its results there).
+pub fn render(format: Format, report: &CheckReport, config: Option<&str>) -> String {
     match format {
         Format::Text => report.to_text(),
         Format::Json => report.to_json(),
         Format::Junit => junit::report(report),
+        Format::Sarif => sarif::report(report, config),
     }
 }
 
@@ -25,23 +28,37 @@ pub fn setup_error(format: Format, spec: &str, message: &str, interrupted: bool)
         Format::Text => None,
         Format::Json => Some(report::setup_error_json(spec, message, interrupted)),
         Format::Junit => Some(junit::setup_error_junit(spec, message, interrupted)),
+        Format::Sarif => Some(sarif::setup_error(spec, message, interrupted)),
     }
 }
 
 /// Each format asked for rendered once, however many places it goes to.
-#[derive(Default)]
-pub struct Rendered(Vec<(Format, String)>);
+pub struct Rendered<'a> {
+    report: &'a CheckReport,
+    config: Option<&'a str>,
+    done: Vec<(Format, String)>,
+}
 
-impl Rendered {
-    /// `report` in `format`, rendered on first use.
-    pub fn get(&mut self, format: Format, report: &CheckReport) -> &str {
-        let k = match self.0.iter().position(|(f, _)| *f == format) {
+impl<'a> Rendered<'a> {
+    /// Nothing rendered yet of `report` (`config`: as for [`render`]).
+    pub fn new(report: &'a CheckReport, config: Option<&'a str>) -> Self {
+        Rendered {
+            report,
+            config,
+            done: Vec::new(),
+        }
+    }
+
+    /// The report in `format`, rendered on first use.
+    pub fn get(&mut self, format: Format) -> &str {
+        let k = match self.done.iter().position(|(f, _)| *f == format) {
             Some(k) => k,
             None => {
-                self.0.push((format, render(format, report)));
-                self.0.len() - 1
+                let text = render(format, self.report, self.config);
+                self.done.push((format, text));
+                self.done.len() - 1
             }
         };
-        &self.0[k].1
+        &self.done[k].1
     }
 }
