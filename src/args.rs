@@ -164,6 +164,12 @@ pub(crate) enum Command {
         /// List every skip and known deviation, case by case.
         #[arg(long)]
         verbose: bool,
+        /// Run nothing: write every vector of every codec (and of the
+        /// --file files) to FILE as one JSON document in the shape of
+        /// Wycheproof's test files (docs/vectors.schema.json), for any
+        /// project's own tests; `-` for standard output.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["specs", "verbose"])]
+        export: Option<String>,
     },
     /// Asks implementations the same generated questions as the C reference
     /// and classifies every difference.

@@ -173,10 +173,16 @@ fn run(cli: Cli) -> ExitCode {
             out,
         ),
         Some(Command::Vectors {
+            files,
+            export: Some(path),
+            ..
+        }) => commands::listing::export(&files, &path, out),
+        Some(Command::Vectors {
             specs,
             files,
             declared,
             verbose,
+            export: None,
         }) => commands::listing::vectors(
             chosen,
             &specs,

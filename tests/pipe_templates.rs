@@ -1,5 +1,5 @@
 //! The `pipe:` adapter templates of `adapters/templates/`, shown whole in
-//! the README: each one speaks the protocol (every vector is asked and
+//! the README (Python) and docs/checking.md (JavaScript): each one speaks the protocol (every vector is asked and
 //! answered, nothing is broken, crashed or hung), and every cause `check`
 //! reports about the implementation behind it has a reproducer that
 //! reproduces.
@@ -27,14 +27,17 @@ const TEMPLATES: [(&str, &str, &str); 2] = [
     ("node", "adapters/templates/pipe_template.js", "unicode"),
 ];
 
+/// Where each template is shown whole, as a user copies it.
+const SHOWN_IN: [&str; 2] = ["README.md", "docs/checking.md"];
+
 #[test]
-fn the_readme_shows_each_template_whole() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    for (_, path, _) in TEMPLATES {
+fn the_docs_show_each_template_whole() {
+    for ((_, path, _), page) in TEMPLATES.iter().zip(SHOWN_IN) {
+        let text = std::fs::read_to_string(root().join(page)).unwrap();
         let template = std::fs::read_to_string(root().join(path)).unwrap();
         assert!(
-            readme.contains(&template),
-            "README.md does not show {path} as it is"
+            text.contains(&template),
+            "{page} does not show {path} as it is"
         );
     }
 }

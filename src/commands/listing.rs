@@ -108,6 +108,30 @@ fn say_missing(codec: Codec, out: &mut Output) -> Result<(), super::Stop> {
 
 /// `punycheck vectors`: the vector files (and `files`) over `specs`, or
 /// over every built-in implementation of each codec when none is named.
+/// `vectors --export FILE`: every vector of every codec, and those of
+/// `files`, as one JSON document ([`export`](punycheck::harness::export))
+/// written to `path` (`-`: standard output). Runs nothing.
+pub fn export(files: &[String], path: &str, out: &mut Output) -> Outcome {
+    let cases = vectors::load(files)?;
+    let text = punycheck::harness::export::to_json(&cases);
+    if path == "-" {
+        out.print(&text)?;
+    } else {
+        std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}"))?;
+        super::warn(&format!(
+            "wrote {} tests of {} vector files to {path}",
+            cases.len(),
+            {
+                let mut files: Vec<&str> = cases.iter().map(|c| c.file.as_str()).collect();
+                files.sort_unstable();
+                files.dedup();
+                files.len()
+            }
+        ));
+    }
+    Ok(Status::Conforming)
+}
+
 pub fn vectors(
     codec: Option<Codec>,
     specs: &[String],

@@ -8,6 +8,7 @@ pub mod check;
 pub mod compare;
 pub mod cost;
 pub mod errors;
+pub mod export;
 pub mod generate;
 pub mod limit_hint;
 pub mod matrix;
