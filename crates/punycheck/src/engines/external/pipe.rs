@@ -41,10 +41,10 @@ use super::exec::{
     MAX_OUTPUT, convention_error, crash_line, parse_token, probe, program_capabilities, tokens_for,
 };
 use super::process;
-use super::{
+use crate::codec::Codec;
+use crate::engines::{
     Capabilities, Declaration, DecodeResult, EncodeResult, Engine, EngineError, ErrorDetail,
 };
-use crate::codec::Codec;
 use crate::punycode::{CaseFlags, Decoded};
 use crate::vocabulary::excerpt::{EXCERPT_BYTES, quoted_head};
 use crate::vocabulary::{excerpt, parse_hex, quoted};

@@ -45,11 +45,11 @@ use std::time::{Duration, Instant};
 use wait_timeout::ChildExt;
 
 use super::process;
-use super::{
+use crate::codec::Codec;
+use crate::engines::{
     Capabilities, CodePointDomain, Declaration, DecodeResult, Directions, EncodeResult, Engine,
     EngineError, ErrorDetail, PunycodeInput,
 };
-use crate::codec::Codec;
 use crate::punycode::{CaseFlags, Decoded, ErrorKind};
 use crate::vocabulary::{CodePoints, excerpt, parse_hex, quoted};
 

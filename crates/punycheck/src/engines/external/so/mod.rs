@@ -66,7 +66,7 @@ use library::{Call, Library, Op, Outcome, Raw};
 use process::{Failure, Worker};
 pub use worker::{FAULT_LINE, WORKER_ARG, worker_entry};
 
-use super::{
+use crate::engines::{
     Capabilities, CodePointDomain, Declaration, DecodeResult, Directions, EncodeResult, Engine,
     EngineError, ErrorDetail, PunycodeInput,
 };
