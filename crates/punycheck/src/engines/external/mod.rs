@@ -4,14 +4,20 @@
 //! with Appendix C's functions, called in worker processes ([`So`],
 //! `so:`).
 //!
+//! What they share:
+//!
+//! - [`line`]: the convention `exec:` and `pipe:` programs both speak
+//!   (tokens, messages, crash lines) and the program behind it;
 //! - [`process`]: every process started for them, and making sure none
 //!   outlives its run.
 
 mod exec;
+mod line;
 mod pipe;
 pub mod process;
 pub mod so;
 
-pub use exec::{Exec, crash_line};
+pub use exec::Exec;
+pub use line::crash_line;
 pub use pipe::Pipe;
 pub use so::So;

@@ -30,22 +30,18 @@
 
 use std::io::{self, BufRead, BufReader, ErrorKind, Read, Write};
 use std::os::unix::process::ExitStatusExt;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin};
 use std::sync::{Arc, Mutex, MutexGuard, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use wait_timeout::ChildExt;
 
-use super::exec::{
-    MAX_OUTPUT, convention_error, crash_line, parse_token, probe, program_capabilities, tokens_for,
-};
+use super::line::{MAX_OUTPUT, Program, convention_error, crash_line, parse_token, probe};
 use super::process;
 use crate::codec::Codec;
-use crate::engines::{
-    Capabilities, Declaration, DecodeResult, EncodeResult, Engine, EngineError, ErrorDetail,
-};
-use crate::punycode::{CaseFlags, Decoded};
+use crate::engines::{Capabilities, Declaration, DecodeResult, EncodeResult, Engine, EngineError};
+use crate::punycode::Decoded;
 use crate::vocabulary::excerpt::{EXCERPT_BYTES, quoted_head};
 use crate::vocabulary::{excerpt, parse_hex, quoted};
 
@@ -58,10 +54,7 @@ const STDERR_KEPT: usize = 64 << 10;
 /// An external program under test, answering on a persistent pipe.
 #[derive(Debug)]
 pub struct Pipe {
-    name: String,
-    codec: Codec,
-    argv: Vec<String>,
-    declaration: Declaration,
+    program: Program,
     timeout: Duration,
     deadline: Mutex<Option<Instant>>,
     jobs: usize,
@@ -126,19 +119,12 @@ impl Pipe {
         timeout: Duration,
         jobs: Option<usize>,
     ) -> Result<Self, String> {
-        let argv = shell_words::split(command)
-            .map_err(|e| format!("cannot split the command {command:?}: {e}"))?;
-        if argv.is_empty() {
-            return Err("pipe: needs a command, e.g. pipe:python3 my_adapter.py".into());
-        }
+        let program = Program::new("pipe", command, "python3 my_adapter.py", declaration)?;
         let jobs = jobs
             .unwrap_or_else(|| thread::available_parallelism().map_or(2, |n| n.get()))
             .max(1);
         Ok(Pipe {
-            name: format!("pipe:{command}"),
-            codec: Codec::Punycode,
-            argv,
-            declaration,
+            program,
             timeout,
             deadline: Mutex::new(None),
             jobs,
@@ -149,10 +135,7 @@ impl Pipe {
     /// The same program, implementing `codec` (Punycode unless this is
     /// called). Codecs without annotations never send flags.
     pub fn for_codec(mut self, codec: Codec) -> Self {
-        self.codec = codec;
-        if !codec.has_annotations() {
-            self.declaration.annotations = Some(false);
-        }
+        self.program.set_codec(codec);
         self
     }
 
@@ -164,11 +147,6 @@ impl Pipe {
             self,
             "the pipe: protocol (lines \"encode TOKENS\" / \"decode TEXT\" answered by \"ok RESULT\" / \"error MESSAGE\")",
         )
-    }
-
-    /// Whether the encoded form crosses the channel as hexadecimal.
-    fn hex_channel(&self) -> bool {
-        self.codec == Codec::Utf8
     }
 
     fn idle(&self) -> MutexGuard<'_, Vec<Worker>> {
@@ -192,7 +170,7 @@ impl Pipe {
             }
             let worker = match self.idle().pop() {
                 Some(worker) => worker,
-                None => Worker::start(&self.argv)?,
+                None => Worker::start(&self.program)?,
             };
             match worker.ask(question, allowed) {
                 Ok((worker, answer)) => {
@@ -249,7 +227,7 @@ impl Pipe {
             return Ok(result.to_string());
         }
         if let Some(message) = answer.strip_prefix("error ") {
-            let kinds = self.capabilities().errors == ErrorDetail::Kinds;
+            let kinds = self.program.says_kinds();
             return Err(convention_error(message.trim(), kinds).unwrap_or_else(|| {
                 EngineError::Broken(format!(
                     "an error message outside the convention: {}",
@@ -267,15 +245,8 @@ impl Pipe {
 impl Worker {
     /// Starts the program with its three threads: one writing questions,
     /// one reading answers, one keeping the end of its standard error.
-    fn start(argv: &[String]) -> Result<Worker, EngineError> {
-        let mut child = process::spawn(
-            Command::new(&argv[0])
-                .args(&argv[1..])
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped()),
-        )
-        .map_err(|e| EngineError::Broken(format!("cannot start {:?}: {e}", argv[0])))?;
+    fn start(program: &Program) -> Result<Worker, EngineError> {
+        let mut child = program.spawn(&[])?;
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let mut stderr_pipe = child.stderr.take().expect("stderr is piped");
@@ -461,11 +432,11 @@ fn read_answers(stdout: impl Read, answers: mpsc::Sender<Line>, unfinished: &Mut
 
 impl Engine for Pipe {
     fn name(&self) -> &str {
-        &self.name
+        &self.program.name
     }
 
     fn codec(&self) -> Codec {
-        self.codec
+        self.program.codec
     }
 
     fn workers(&self) -> usize {
@@ -477,13 +448,13 @@ impl Engine for Pipe {
     }
 
     fn capabilities(&self) -> Capabilities {
-        program_capabilities(&self.declaration, self.hex_channel())
+        self.program.capabilities()
     }
 
     fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
-        let tokens = tokens_for(input, case_flags, self.capabilities().annotations)?;
+        let tokens = self.program.tokens(input, case_flags)?;
         let result = self.result("encode", tokens.as_bytes())?;
-        if self.hex_channel() {
+        if self.program.hex_channel() {
             return parse_hex(&result)
                 .map_err(|e| EngineError::Broken(format!("result is not hexadecimal bytes: {e}")));
         }
@@ -497,15 +468,7 @@ impl Engine for Pipe {
     }
 
     fn decode(&self, input: &[u8]) -> DecodeResult {
-        let text: Vec<u8> = if self.hex_channel() {
-            input
-                .iter()
-                .flat_map(|b| format!("{b:02x}").into_bytes())
-                .collect()
-        } else {
-            input.to_vec()
-        };
-        let result = self.result("decode", &text)?;
+        let result = self.result("decode", &self.program.channel_text(input))?;
         let mut decoded = Decoded::default();
         if !result.is_empty() {
             for token in result.split(' ') {
@@ -515,10 +478,7 @@ impl Engine for Pipe {
                 decoded.flags.push(flag);
             }
         }
-        if !self.capabilities().annotations {
-            decoded.flags = CaseFlags::unset(decoded.flags.len());
-        }
-        Ok(decoded)
+        Ok(self.program.decoded(decoded))
     }
 }
 

@@ -14,11 +14,11 @@ use std::time::{Duration, Instant};
 
 use wait_timeout::ChildExt;
 
+use super::super::line::crash_line;
 use super::channel::{self, Channel, Wait};
 use super::library::Raw;
 use super::wire;
 use super::worker::{FAULT_LINE, WORKER_ARG};
-use crate::engines::crash_line;
 
 /// The most of a worker's standard error kept (the end of it).
 const STDERR_KEPT: usize = 64 << 10;
