@@ -34,12 +34,13 @@
 use std::io::{self, Read, Write};
 use std::os::unix::process::ExitStatusExt;
 use std::process::Child;
-use std::sync::{Mutex, mpsc};
+use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use wait_timeout::ChildExt;
 
+use super::attempt::{Deadline, Missed, ask_twice, cores};
 use super::line::{MAX_OUTPUT, Program, convention_error, crash_line, parse_token, probe};
 use super::process;
 use crate::codec::Codec;
@@ -47,27 +48,13 @@ use crate::engines::{Capabilities, Declaration, DecodeResult, EncodeResult, Engi
 use crate::punycode::Decoded;
 use crate::vocabulary::{parse_hex, quoted};
 
-/// How much longer the second try of a request that timed out may take.
-const RETRY_FACTOR: u32 = 4;
-
 /// An external program under test.
 #[derive(Debug)]
 pub struct Exec {
     program: Program,
     timeout: Duration,
-    deadline: Mutex<Option<Instant>>,
+    deadline: Deadline,
     jobs: Option<usize>,
-}
-
-/// How one run ended without an exit status.
-enum Stopped {
-    /// Not within the time it was given: with what it had printed on
-    /// standard output by then, if anything.
-    TimedOut(Option<Vec<u8>>),
-    /// The run's deadline came first.
-    Cancelled,
-    /// Another failure, already an error.
-    Error(EngineError),
 }
 
 /// What one run of the program did.
@@ -86,7 +73,7 @@ impl Exec {
         Ok(Exec {
             program: Program::new("exec", command, "./my-punycode", declaration)?,
             timeout,
-            deadline: Mutex::new(None),
+            deadline: Deadline::default(),
             jobs: None,
         })
     }
@@ -115,48 +102,17 @@ impl Exec {
 
     /// Runs `COMMAND mode` with `input` on standard input; when it does not
     /// answer in time, once more with a longer limit.
-    fn run(&self, mode: &str, input: Vec<u8>) -> Result<Run, EngineError> {
-        let deadline = *self.deadline.lock().unwrap_or_else(|e| e.into_inner());
-        let mut limit = self.timeout;
-        let mut printed = None;
-        for attempt in 0..2 {
-            let allowed = match deadline {
-                Some(end) => limit.min(end.saturating_duration_since(Instant::now())),
-                None => limit,
-            };
-            match self.run_once(mode, input.clone(), allowed) {
-                Ok(run) => return Ok(run),
-                Err(Stopped::Error(e)) => return Err(e),
-                Err(Stopped::Cancelled) => return Err(EngineError::Cancelled),
-                Err(Stopped::TimedOut(_)) if allowed < limit => return Err(EngineError::Cancelled),
-                Err(Stopped::TimedOut(out)) => {
-                    printed = out;
-                    if attempt == 0 {
-                        limit = self.timeout * RETRY_FACTOR;
-                    }
-                }
-            }
-        }
-        let printed = match printed {
-            Some(out) => format!(
-                "; it had printed {} on standard output, and not exited",
-                quoted(&out)
-            ),
-            None => String::new(),
-        };
-        Err(EngineError::Hung(format!(
-            "no answer within {:.1} s, nor within {:.1} s when asked again (killed){printed}",
-            self.timeout.as_secs_f64(),
-            limit.as_secs_f64()
-        )))
+    fn run(&self, mode: &str, input: &[u8]) -> Result<Run, EngineError> {
+        ask_twice(self.timeout, &self.deadline, " (killed)", |allowed| {
+            self.run_once(mode, input.to_vec(), allowed)
+        })
     }
 
     /// One run of `COMMAND mode`, killed after `allowed`.
-    fn run_once(&self, mode: &str, input: Vec<u8>, allowed: Duration) -> Result<Run, Stopped> {
-        if allowed.is_zero() {
-            return Err(Stopped::Cancelled);
-        }
-        let mut child = self.program.spawn(&[mode]).map_err(Stopped::Error)?;
+    /// A timeout says what it had printed on standard output by then, if
+    /// anything.
+    fn run_once(&self, mode: &str, input: Vec<u8>, allowed: Duration) -> Result<Run, Missed> {
+        let mut child = self.program.spawn(&[mode]).map_err(Missed::Failed)?;
         let mut stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
@@ -177,11 +133,17 @@ impl Exec {
                     .ok()
                     .flatten()
                     .filter(|out| !out.is_empty());
-                return Err(Stopped::TimedOut(printed));
+                return Err(Missed::TimedOut(match printed {
+                    Some(out) => format!(
+                        "; it had printed {} on standard output, and not exited",
+                        quoted(&out)
+                    ),
+                    None => String::new(),
+                }));
             }
             Err(e) => {
                 kill_group(&mut child);
-                return Err(Stopped::Error(EngineError::Broken(format!(
+                return Err(Missed::Failed(EngineError::Broken(format!(
                     "cannot wait for it: {e}"
                 ))));
             }
@@ -194,12 +156,12 @@ impl Exec {
             out_reader.recv_timeout(grace),
             err_reader.recv_timeout(grace),
         ) else {
-            return Err(Stopped::Error(EngineError::Broken(
+            return Err(Missed::Failed(EngineError::Broken(
                 "its output streams stayed open after it exited".into(),
             )));
         };
         let (Some(stdout), Some(stderr)) = (stdout, stderr) else {
-            return Err(Stopped::Error(EngineError::Broken(format!(
+            return Err(Missed::Failed(EngineError::Broken(format!(
                 "it printed more than {} MiB, the most punycheck reads of one answer",
                 MAX_OUTPUT >> 20
             ))));
@@ -207,7 +169,7 @@ impl Exec {
         if status.code().is_none() {
             let signal = status.signal().unwrap_or(0);
             let said = crash_line(&String::from_utf8_lossy(&stderr));
-            return Err(Stopped::Error(EngineError::Crashed(match said {
+            return Err(Missed::Failed(EngineError::Crashed(match said {
                 Some(line) => format!("killed by signal {signal}: {line}"),
                 None => format!("killed by signal {signal}"),
             })));
@@ -309,12 +271,11 @@ impl Engine for Exec {
     fn workers(&self) -> usize {
         // Process start-up is partly waiting on the kernel: a few more
         // processes than cores keeps the cores busy.
-        self.jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get() * 2))
+        self.jobs.unwrap_or_else(|| cores().map_or(2, |n| n * 2))
     }
 
     fn set_deadline(&self, deadline: Option<Instant>) {
-        *self.deadline.lock().unwrap_or_else(|e| e.into_inner()) = deadline;
+        self.deadline.set(deadline);
     }
 
     fn capabilities(&self) -> Capabilities {
@@ -324,7 +285,7 @@ impl Engine for Exec {
     fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
         let mut tokens = self.program.tokens(input, case_flags)?;
         tokens.push('\n');
-        let run = self.run("-e", tokens.into_bytes())?;
+        let run = self.run("-e", tokens.as_bytes())?;
         if run.status != Some(0) {
             return Err(self.failure(&run));
         }
@@ -340,7 +301,7 @@ impl Engine for Exec {
     fn decode(&self, input: &[u8]) -> DecodeResult {
         let mut line = self.program.channel_text(input);
         line.push(b'\n');
-        let run = self.run("-d", line)?;
+        let run = self.run("-d", &line)?;
         if run.status != Some(0) {
             return Err(self.failure(&run));
         }

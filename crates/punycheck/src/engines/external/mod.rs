@@ -6,11 +6,15 @@
 //!
 //! What they share:
 //!
+//! - [`attempt`]: the time limit of a question, asked once more with four
+//!   times as long before it counts as hung, the deadline of a run, and
+//!   the pool of started workers (`pipe:` programs, `so:` workers);
 //! - [`line`]: the convention `exec:` and `pipe:` programs both speak
 //!   (tokens, messages, crash lines) and the program behind it;
 //! - [`process`]: every process started for them, and making sure none
 //!   outlives its run.
 
+mod attempt;
 mod exec;
 mod line;
 mod pipe;

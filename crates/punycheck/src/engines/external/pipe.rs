@@ -31,35 +31,30 @@
 use std::io::{self, BufRead, BufReader, ErrorKind, Read, Write};
 use std::os::unix::process::ExitStatusExt;
 use std::process::{Child, ChildStdin};
-use std::sync::{Arc, Mutex, MutexGuard, mpsc};
+use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use wait_timeout::ChildExt;
 
+use super::attempt::{Deadline, Missed, Pool, ask_twice, cores};
 use super::line::{MAX_OUTPUT, Program, convention_error, crash_line, parse_token, probe};
-use super::process;
+use super::process::{self, StderrTail};
 use crate::codec::Codec;
 use crate::engines::{Capabilities, Declaration, DecodeResult, EncodeResult, Engine, EngineError};
 use crate::punycode::Decoded;
 use crate::vocabulary::excerpt::{EXCERPT_BYTES, quoted_head};
 use crate::vocabulary::{excerpt, parse_hex, quoted};
 
-/// How much longer the second try of a question that timed out may take.
-const RETRY_FACTOR: u32 = 4;
-
-/// How much of a worker's standard error is kept to tell why it died.
-const STDERR_KEPT: usize = 64 << 10;
-
 /// An external program under test, answering on a persistent pipe.
 #[derive(Debug)]
 pub struct Pipe {
     program: Program,
     timeout: Duration,
-    deadline: Mutex<Option<Instant>>,
+    deadline: Deadline,
     jobs: usize,
     /// Started workers that are not answering a question now.
-    idle: Mutex<Vec<Worker>>,
+    idle: Pool<Worker>,
 }
 
 /// One running copy of the program.
@@ -73,9 +68,7 @@ struct Worker {
     /// The line the reader thread is in the middle of, if any.
     unfinished: Arc<Mutex<Unfinished>>,
     /// The end of its standard error since the question in flight.
-    stderr: Arc<Mutex<Vec<u8>>>,
-    /// Says when its standard error has been read to the end.
-    stderr_done: mpsc::Receiver<()>,
+    stderr: StderrTail,
 }
 
 /// What the reader thread saw on the program's standard output.
@@ -98,15 +91,6 @@ struct Unfinished {
     len: usize,
 }
 
-/// How waiting for an answer ended without one.
-enum NoAnswer {
-    /// Not within the time it was given: the worker was killed. With the
-    /// answer line it had begun and not finished, quoted, if any.
-    TimedOut(Option<String>),
-    /// An error, and the worker is gone.
-    Error(EngineError),
-}
-
 impl Pipe {
     /// Parses `command` into words the way a POSIX shell would (quotes and
     /// backslashes, no expansion). `declaration` says what the program
@@ -120,15 +104,13 @@ impl Pipe {
         jobs: Option<usize>,
     ) -> Result<Self, String> {
         let program = Program::new("pipe", command, "python3 my_adapter.py", declaration)?;
-        let jobs = jobs
-            .unwrap_or_else(|| thread::available_parallelism().map_or(2, |n| n.get()))
-            .max(1);
+        let jobs = jobs.unwrap_or_else(|| cores().unwrap_or(2)).max(1);
         Ok(Pipe {
             program,
             timeout,
-            deadline: Mutex::new(None),
+            deadline: Deadline::default(),
             jobs,
-            idle: Mutex::new(Vec::new()),
+            idle: Pool::new(),
         })
     }
 
@@ -149,63 +131,24 @@ impl Pipe {
         )
     }
 
-    fn idle(&self) -> MutexGuard<'_, Vec<Worker>> {
-        self.idle.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     /// Asks one question (a request line, without its newline) and returns
     /// the answer line; a slow answer is asked again, of a fresh worker,
     /// with a longer limit before it counts as a hang.
     fn ask(&self, question: &[u8]) -> Result<Vec<u8>, EngineError> {
-        let deadline = *self.deadline.lock().unwrap_or_else(|e| e.into_inner());
-        let mut limit = self.timeout;
-        let mut unfinished = None;
-        for attempt in 0..2 {
-            let allowed = match deadline {
-                Some(end) => limit.min(end.saturating_duration_since(Instant::now())),
-                None => limit,
-            };
-            if allowed.is_zero() {
-                return Err(EngineError::Cancelled);
+        let again = " of a fresh process (killed)";
+        ask_twice(self.timeout, &self.deadline, again, |allowed| {
+            let worker = self
+                .idle
+                .take_or_start(|| Worker::start(&self.program))
+                .map_err(Missed::Failed)?;
+            let (worker, answer) = worker.ask(question, allowed)?;
+            // Out of the protocol, it may also be out of step with the
+            // questions: the next question goes to a fresh one.
+            if answer.starts_with(b"ok") || answer.starts_with(b"error ") {
+                self.idle.put(worker);
             }
-            let worker = match self.idle().pop() {
-                Some(worker) => worker,
-                None => Worker::start(&self.program)?,
-            };
-            match worker.ask(question, allowed) {
-                Ok((worker, answer)) => {
-                    // Out of the protocol, it may also be out of step with
-                    // the questions: the next question goes to a fresh one.
-                    if answer.starts_with(b"ok") || answer.starts_with(b"error ") {
-                        self.idle().push(worker);
-                    } else {
-                        worker.end();
-                    }
-                    return Ok(answer);
-                }
-                Err(NoAnswer::Error(e)) => return Err(e),
-                Err(NoAnswer::TimedOut(_)) if allowed < limit => {
-                    return Err(EngineError::Cancelled);
-                }
-                Err(NoAnswer::TimedOut(begun)) => {
-                    unfinished = begun;
-                    if attempt == 0 {
-                        limit = self.timeout * RETRY_FACTOR;
-                    }
-                }
-            }
-        }
-        let unfinished = match unfinished {
-            Some(begun) => {
-                format!("; its answer line was unfinished: it had printed {begun} and no newline")
-            }
-            None => String::new(),
-        };
-        Err(EngineError::Hung(format!(
-            "no answer within {:.1} s, nor within {:.1} s when asked again of a fresh process (killed){unfinished}",
-            self.timeout.as_secs_f64(),
-            limit.as_secs_f64()
-        )))
+            Ok(answer)
+        })
     }
 
     /// Asks `verb payload` and interprets the answer: the result text after
@@ -249,45 +192,27 @@ impl Worker {
         let mut child = program.spawn(&[])?;
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
-        let mut stderr_pipe = child.stderr.take().expect("stderr is piped");
+        let stderr = StderrTail::start(child.stderr.take().expect("stderr is piped"));
         let (questions, to_write) = mpsc::channel();
         thread::spawn(move || write_questions(stdin, to_write));
         let (send, answers) = mpsc::channel();
         let unfinished = Arc::new(Mutex::new(Unfinished::default()));
         let line = Arc::clone(&unfinished);
         thread::spawn(move || read_answers(stdout, send, &line));
-        let stderr = Arc::new(Mutex::new(Vec::new()));
-        let kept = Arc::clone(&stderr);
-        let (done, stderr_done) = mpsc::channel();
-        thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n @ 1..) = stderr_pipe.read(&mut buf) {
-                let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
-                kept.extend_from_slice(&buf[..n]);
-                if kept.len() > STDERR_KEPT {
-                    let cut = kept.len() - STDERR_KEPT;
-                    kept.drain(..cut);
-                }
-            }
-            let _ = done.send(());
-        });
         Ok(Worker {
             child,
             questions,
             answers,
             unfinished,
             stderr,
-            stderr_done,
         })
     }
 
     /// Asks one question; the worker comes back with the answer, or is
-    /// ended.
-    fn ask(self, question: &[u8], allowed: Duration) -> Result<(Worker, Vec<u8>), NoAnswer> {
-        self.stderr
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clear();
+    /// ended. A timeout says what the answer line had begun with, if
+    /// anything.
+    fn ask(self, question: &[u8], allowed: Duration) -> Result<(Worker, Vec<u8>), Missed> {
+        self.stderr.clear();
         let mut line = Vec::with_capacity(question.len() + 1);
         line.extend_from_slice(question);
         line.push(b'\n');
@@ -296,23 +221,23 @@ impl Worker {
         let _ = self.questions.send(line);
         match self.answers.recv_timeout(allowed) {
             Ok(Line::Text(answer)) => Ok((self, answer)),
-            Ok(Line::TooLong) => {
-                self.end();
-                Err(NoAnswer::Error(EngineError::Broken(format!(
-                    "an answer longer than {} MiB, the most punycheck reads",
-                    MAX_OUTPUT >> 20
-                ))))
-            }
+            Ok(Line::TooLong) => Err(Missed::Failed(EngineError::Broken(format!(
+                "an answer longer than {} MiB, the most punycheck reads",
+                MAX_OUTPUT >> 20
+            )))),
             Ok(Line::End) | Err(mpsc::RecvTimeoutError::Disconnected) => {
-                Err(NoAnswer::Error(self.died()))
+                Err(Missed::Failed(self.died()))
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {
-                let begun = {
-                    let line = self.unfinished.lock().unwrap_or_else(|e| e.into_inner());
-                    (line.len > 0).then(|| quoted_head(&line.head, line.len))
-                };
-                self.end();
-                Err(NoAnswer::TimedOut(begun))
+                let line = self.unfinished.lock().unwrap_or_else(|e| e.into_inner());
+                Err(Missed::TimedOut(if line.len > 0 {
+                    format!(
+                        "; its answer line was unfinished: it had printed {} and no newline",
+                        quoted_head(&line.head, line.len)
+                    )
+                } else {
+                    String::new()
+                }))
             }
         }
     }
@@ -327,18 +252,11 @@ impl Worker {
             .flatten();
         // Its standard error may still be draining: read it to its end (a
         // child it left holding the stream open is killed with its group).
-        if self
-            .stderr_done
-            .recv_timeout(Duration::from_secs(1))
-            .is_err()
-        {
+        if !self.stderr.ended_within(Duration::from_secs(1)) {
             process::end(&mut self.child);
-            let _ = self.stderr_done.recv_timeout(Duration::from_secs(1));
+            self.stderr.ended_within(Duration::from_secs(1));
         }
-        let stderr =
-            String::from_utf8_lossy(&self.stderr.lock().unwrap_or_else(|e| e.into_inner()))
-                .into_owned();
-        self.end();
+        let stderr = self.stderr.text();
         let said = crash_line(&stderr).or_else(|| {
             stderr
                 .lines()
@@ -358,18 +276,13 @@ impl Worker {
             None => how,
         })
     }
-
-    /// Kills the program and everything in its group.
-    fn end(mut self) {
-        process::end(&mut self.child);
-    }
 }
 
-impl Drop for Pipe {
+/// A worker that is dropped is ended: the program is killed with
+/// everything in its group.
+impl Drop for Worker {
     fn drop(&mut self) {
-        for worker in self.idle().drain(..) {
-            worker.end();
-        }
+        process::end(&mut self.child);
     }
 }
 
@@ -444,7 +357,7 @@ impl Engine for Pipe {
     }
 
     fn set_deadline(&self, deadline: Option<Instant>) {
-        *self.deadline.lock().unwrap_or_else(|e| e.into_inner()) = deadline;
+        self.deadline.set(deadline);
     }
 
     fn capabilities(&self) -> Capabilities {
@@ -507,7 +420,7 @@ mod tests {
         assert_eq!(decoded.code_points, [0x61, 0xE9]);
         assert_eq!(decoded.flags, [false, true]);
         // The same process answered both: one worker was kept.
-        assert_eq!(pipe.idle().len(), 1);
+        assert_eq!(pipe.idle.len(), 1);
     }
 
     #[test]

@@ -61,6 +61,8 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use super::attempt::{Deadline, Missed, Pool, ask_twice, cores};
+
 pub use library::LengthType;
 use library::{Call, Library, Op, Outcome, Raw};
 use process::{Failure, Worker};
@@ -71,9 +73,6 @@ use crate::engines::{
     EngineError, ErrorDetail, PunycodeInput,
 };
 use crate::punycode::{CaseFlags, Decoded, ErrorKind, MAX_DELTA_DIGITS};
-
-/// How much longer the second try of a call that timed out may take.
-const RETRY_FACTOR: u32 = 4;
 
 /// The least time a worker is given to start and load the library.
 const SETUP_TIME: Duration = Duration::from_secs(30);
@@ -344,8 +343,8 @@ pub struct So {
     declaration: Declaration,
     timeout: Duration,
     worker: PathBuf,
-    deadline: Mutex<Option<Instant>>,
-    idle: Mutex<Vec<Worker>>,
+    deadline: Deadline,
+    idle: Pool<Worker>,
 }
 
 impl std::fmt::Debug for So {
@@ -377,16 +376,12 @@ impl So {
             declaration,
             timeout,
             worker,
-            deadline: Mutex::new(None),
-            idle: Mutex::new(Vec::new()),
+            deadline: Deadline::default(),
+            idle: Pool::new(),
         };
         let first = so.start().map_err(|e| format!("{}: {e}", so.name))?;
-        so.idle_workers().push(first);
+        so.idle.put(first);
         Ok(so)
-    }
-
-    fn idle_workers(&self) -> std::sync::MutexGuard<'_, Vec<Worker>> {
-        self.idle.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Starts a worker and has it load the library.
@@ -445,48 +440,35 @@ impl So {
     /// answer in time, once more in a new worker with a longer limit.
     fn run(&self, call: &Call) -> Result<Raw, EngineError> {
         let body = wire::call_body(call);
-        let deadline = *self.deadline.lock().unwrap_or_else(|e| e.into_inner());
-        let mut limit = self.timeout;
-        for attempt in 0..2 {
-            let allowed = match deadline {
-                Some(end) => limit.min(end.saturating_duration_since(Instant::now())),
-                None => limit,
-            };
-            if allowed.is_zero() {
-                return Err(EngineError::Cancelled);
-            }
-            let popped = self.idle_workers().pop();
-            let mut worker = match popped {
-                Some(worker) => worker,
-                None => self
-                    .start()
-                    .map_err(|e| EngineError::Broken(format!("cannot start a new worker: {e}")))?,
-            };
-            match worker.ask(&body, allowed) {
-                Ok(Ok(raw)) => {
-                    self.idle_workers().push(worker);
-                    return Ok(raw);
+        ask_twice(
+            self.timeout,
+            &self.deadline,
+            " (worker killed)",
+            |allowed| {
+                let mut worker = self.idle.take_or_start(|| {
+                    self.start().map_err(|e| {
+                        Missed::Failed(EngineError::Broken(format!(
+                            "cannot start a new worker: {e}"
+                        )))
+                    })
+                })?;
+                match worker.ask(&body, allowed) {
+                    Ok(Ok(raw)) => {
+                        self.idle.put(worker);
+                        Ok(raw)
+                    }
+                    Ok(Err(why)) => {
+                        self.idle.put(worker);
+                        Err(Missed::Failed(EngineError::Broken(why)))
+                    }
+                    Err(Failure::Died) => Err(Missed::Failed(EngineError::Crashed(worker.death()))),
+                    Err(Failure::Garbled(why)) => Err(Missed::Failed(EngineError::Broken(
+                        format!("the worker's answer is garbled ({why})"),
+                    ))),
+                    Err(Failure::TimedOut) => Err(Missed::TimedOut(String::new())),
                 }
-                Ok(Err(why)) => {
-                    self.idle_workers().push(worker);
-                    return Err(EngineError::Broken(why));
-                }
-                Err(Failure::Died) => return Err(EngineError::Crashed(worker.death())),
-                Err(Failure::Garbled(why)) => {
-                    return Err(EngineError::Broken(format!(
-                        "the worker's answer is garbled ({why})"
-                    )));
-                }
-                Err(Failure::TimedOut) if allowed < limit => return Err(EngineError::Cancelled),
-                Err(Failure::TimedOut) if attempt == 0 => limit = self.timeout * RETRY_FACTOR,
-                Err(Failure::TimedOut) => {}
-            }
-        }
-        Err(EngineError::Hung(format!(
-            "no answer within {:.1} s, nor within {:.1} s when asked again (worker killed)",
-            self.timeout.as_secs_f64(),
-            limit.as_secs_f64()
-        )))
+            },
+        )
     }
 }
 
@@ -498,11 +480,11 @@ impl Engine for So {
     fn workers(&self) -> usize {
         // Each question keeps two processes busy (the harness thread and
         // its worker, both spinning for their turn): one per two cores.
-        std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
+        cores().map_or(1, |n| (n / 2).max(1))
     }
 
     fn set_deadline(&self, deadline: Option<Instant>) {
-        *self.deadline.lock().unwrap_or_else(|e| e.into_inner()) = deadline;
+        self.deadline.set(deadline);
     }
 
     fn capabilities(&self) -> Capabilities {

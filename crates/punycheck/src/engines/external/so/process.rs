@@ -8,20 +8,18 @@ use std::os::unix::net::UnixStream;
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex, OnceLock, mpsc};
+use std::sync::{Mutex, OnceLock, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use wait_timeout::ChildExt;
 
 use super::super::line::crash_line;
+use super::super::process::{self, StderrTail};
 use super::channel::{self, Channel, Wait};
 use super::library::Raw;
 use super::wire;
 use super::worker::{FAULT_LINE, WORKER_ARG};
-
-/// The most of a worker's standard error kept (the end of it).
-const STDERR_KEPT: usize = 64 << 10;
 
 /// Why a worker gave no answer.
 pub(super) enum Failure {
@@ -34,20 +32,14 @@ pub(super) enum Failure {
     Garbled(String),
 }
 
-/// The end of a worker's standard error, read on a thread.
-#[derive(Default)]
-struct StderrLog {
-    text: Vec<u8>,
-}
-
 /// A running worker process.
 pub(super) struct Worker {
     child: Child,
     stream: UnixStream,
     channel: Channel,
     buffer: Vec<u8>,
-    stderr: Arc<Mutex<StderrLog>>,
-    stderr_done: mpsc::Receiver<()>,
+    /// The end of its standard error.
+    stderr: StderrTail,
 }
 
 /// Starts `command` on one thread that lives as long as the process:
@@ -64,7 +56,7 @@ fn spawn_from_keeper(command: Command) -> io::Result<Child> {
                 for (mut command, reply) in receive {
                     // Recorded, so that the orphan reaper leaves it alone
                     // and an interrupted run ends it.
-                    let _ = reply.send(crate::engines::process::spawn(&mut command));
+                    let _ = reply.send(process::spawn(&mut command));
                 }
             })
             .ok()
@@ -107,33 +99,13 @@ impl Worker {
             .stderr(Stdio::piped());
         let mut child = spawn_from_keeper(command)
             .map_err(|e| format!("cannot start the worker {}: {e}", exe.display()))?;
-        let stderr = Arc::new(Mutex::new(StderrLog::default()));
-        let (done, stderr_done) = mpsc::channel();
-        if let Some(mut pipe) = child.stderr.take() {
-            let log = Arc::clone(&stderr);
-            thread::spawn(move || {
-                let mut chunk = [0u8; 8192];
-                while let Ok(n) = pipe.read(&mut chunk) {
-                    if n == 0 {
-                        break;
-                    }
-                    let mut log = log.lock().unwrap_or_else(|e| e.into_inner());
-                    log.text.extend_from_slice(&chunk[..n]);
-                    if log.text.len() > STDERR_KEPT * 2 {
-                        let cut = log.text.len() - STDERR_KEPT;
-                        log.text.drain(..cut);
-                    }
-                }
-                let _ = done.send(());
-            });
-        }
+        let stderr = StderrTail::start(child.stderr.take().expect("stderr is piped"));
         let mut worker = Worker {
             child,
             stream: ours,
             channel,
             buffer: Vec::new(),
             stderr,
-            stderr_done,
         };
         match worker.exchange(&wire::setup_body(setup), timeout) {
             Ok(body) => match wire::parse_ready(&body) {
@@ -247,7 +219,7 @@ impl Worker {
     }
 
     fn kill(&mut self) {
-        crate::engines::process::end(&mut self.child);
+        process::end(&mut self.child);
     }
 
     /// Why the worker died, for a crash finding: how it ended, and the line
@@ -261,11 +233,8 @@ impl Worker {
                 None
             }
         };
-        let _ = self.stderr_done.recv_timeout(Duration::from_secs(1));
-        let text = {
-            let log = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
-            String::from_utf8_lossy(&log.text).into_owned()
-        };
+        self.stderr.ended_within(Duration::from_secs(1));
+        let text = self.stderr.text();
         let how = match status {
             Some(s) if s.signal().is_some() => {
                 let signal = s.signal().unwrap_or(0);
