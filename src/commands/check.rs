@@ -345,7 +345,7 @@ fn prepare(
     {
         regressions::check_writable(path)?;
     }
-    let engine = engines::from_spec(spec, &declared.options(codec)?)?;
+    let engine = engines::from_spec(spec, &declared.options(codec)?).map_err(|e| e.to_string())?;
     let seed = chosen_seed(options.seed.or(file.check.seed));
     let cases: Vec<Case> = vectors::load(&files)
         .map_err(|e| {

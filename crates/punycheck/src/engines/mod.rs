@@ -8,7 +8,7 @@
 //!
 //! # Where things are
 //!
-//! - [`builtin`]: the implementations built into punycheck (the clean-room
+//! - [`builtin`](mod@builtin): the implementations built into punycheck (the clean-room
 //!   code, the RFC's C code, the libraries, the other codecs' coders).
 //! - [`external`]: how implementations outside punycheck are reached:
 //!   `exec:` programs, `pipe:` programs and `so:` libraries, the processes
@@ -37,9 +37,10 @@ pub use builtin::Libidn2;
 pub use builtin::{AmcC, AmcCAsPunycode, Bootstring, CleanRoom, Idna, LaceCleanRoom, RfcC};
 pub use builtin::{StdUtf8, Utf8CleanRoom};
 pub use declaration::{Declaration, Declared};
+pub use external::StartError;
 pub use external::{Exec, Pipe, So, crash_line, process, so};
 pub use functions::{Functions, Refusal};
-pub use spec::{SpecOptions, from_spec};
+pub use spec::{SpecError, SpecOptions, from_spec};
 
 use crate::codec::Codec;
 use crate::punycode::Decoded;

@@ -40,6 +40,7 @@ use std::time::{Duration, Instant};
 
 use wait_timeout::ChildExt;
 
+use super::StartError;
 use super::attempt::{Deadline, Missed, ask_twice, cores};
 use super::line::{MAX_OUTPUT, Program, convention_error, crash_line, parse_token, probe};
 use super::process;
@@ -69,7 +70,11 @@ impl Exec {
     /// backslashes, no expansion). `declaration` says what the program
     /// supports (by default: everything RFC 3492 asks, with annotations);
     /// `timeout` bounds each run.
-    pub fn new(command: &str, declaration: Declaration, timeout: Duration) -> Result<Self, String> {
+    pub fn new(
+        command: &str,
+        declaration: Declaration,
+        timeout: Duration,
+    ) -> Result<Self, StartError> {
         Ok(Exec {
             program: Program::new("exec", command, "./my-punycode", declaration)?,
             timeout,
@@ -86,8 +91,8 @@ impl Exec {
     }
 
     /// Asks the program trivial questions to show that it starts and
-    /// answers in the convention (see [`probe`]).
-    pub fn probe(&self) -> Result<(), String> {
+    /// answers in the convention, in the directions it declares.
+    pub fn probe(&self) -> Result<(), StartError> {
         probe(
             self,
             "the RFC 3492 test wrapper's convention (-e/-d, u+XXXX tokens)",

@@ -19,7 +19,7 @@
 
 use std::process::{Child, Command, Stdio};
 
-use super::process;
+use super::{StartError, process};
 use crate::codec::Codec;
 use crate::engines::{
     Capabilities, CodePointDomain, Declaration, Directions, Engine, EngineError, ErrorDetail,
@@ -47,17 +47,17 @@ impl Program {
     /// backslashes, no expansion), for `scheme` (`exec` or `pipe`);
     /// `example` is a command shown when there is none.
     pub fn new(
-        scheme: &str,
+        scheme: &'static str,
         command: &str,
-        example: &str,
+        example: &'static str,
         declaration: Declaration,
-    ) -> Result<Self, String> {
-        let argv = shell_words::split(command)
-            .map_err(|e| format!("cannot split the command {command:?}: {e}"))?;
+    ) -> Result<Self, StartError> {
+        let argv = shell_words::split(command).map_err(|error| StartError::Unsplittable {
+            command: command.to_string(),
+            error,
+        })?;
         if argv.is_empty() {
-            return Err(format!(
-                "{scheme}: needs a command, e.g. {scheme}:{example}"
-            ));
+            return Err(StartError::NoCommand { scheme, example });
         }
         Ok(Program {
             name: format!("{scheme}:{command}"),
@@ -196,26 +196,34 @@ pub(super) fn convention_error(message: &str, kinds: bool) -> Option<EngineError
 /// `convention`; the message says what went wrong. Wrong answers are left
 /// for the check to find and minimize: only a program that cannot be asked
 /// at all fails here.
-pub(super) fn probe(engine: &dyn Engine, convention: &str) -> Result<(), String> {
-    let name = engine.name();
-    let refused = |what: &str, error: &EngineError| {
+pub(super) fn probe(engine: &dyn Engine, convention: &'static str) -> Result<(), StartError> {
+    let name = || engine.name().to_string();
+    let refused = |question: String, error: &EngineError| {
         let why = match error {
             EngineError::Rejected(Some(kind)) => kind.name().to_string(),
             EngineError::Failed(why) => format!("failed, saying {why:?}"),
             _ => "no reason".to_string(),
         };
-        format!(
-            "{name} refused the probe {what} ({why}), which every implementation accepts: does it follow {convention}?"
-        )
+        StartError::Refused {
+            name: name(),
+            question,
+            why,
+            convention,
+        }
+    };
+    let failed = |verb, error| StartError::ProbeFailed {
+        name: name(),
+        verb,
+        error,
     };
     let directions = engine.capabilities().directions;
     if directions.encodes() {
         match engine.encode(&[0x61, 0xE9], None) {
             Ok(_) => {}
             Err(e @ (EngineError::Rejected(_) | EngineError::Failed(_))) => {
-                return Err(refused("to encode u+0061 u+00E9", &e));
+                return Err(refused("to encode u+0061 u+00E9".into(), &e));
             }
-            Err(e) => return Err(format!("{name} cannot encode: {e}")),
+            Err(e) => return Err(failed("encode", e)),
         }
     }
     if !directions.decodes() {
@@ -228,9 +236,9 @@ pub(super) fn probe(engine: &dyn Engine, convention: &str) -> Result<(), String>
     match engine.decode(&probe) {
         Ok(_) => Ok(()),
         Err(e @ (EngineError::Rejected(_) | EngineError::Failed(_))) => {
-            Err(refused(&format!("to decode {shown}"), &e))
+            Err(refused(format!("to decode {shown}"), &e))
         }
-        Err(e) => Err(format!("{name} cannot decode: {e}")),
+        Err(e) => Err(failed("decode", e)),
     }
 }
 

@@ -37,6 +37,7 @@ use std::time::{Duration, Instant};
 
 use wait_timeout::ChildExt;
 
+use super::StartError;
 use super::attempt::{Deadline, Missed, Pool, ask_twice, cores};
 use super::line::{MAX_OUTPUT, Program, convention_error, crash_line, parse_token, probe};
 use super::process::{self, StderrTail};
@@ -102,7 +103,7 @@ impl Pipe {
         declaration: Declaration,
         timeout: Duration,
         jobs: Option<usize>,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, StartError> {
         let program = Program::new("pipe", command, "python3 my_adapter.py", declaration)?;
         let jobs = jobs.unwrap_or_else(|| cores().unwrap_or(2)).max(1);
         Ok(Pipe {
@@ -124,7 +125,7 @@ impl Pipe {
     /// Asks trivial questions (encode u+0061 u+00E9, decode its encoding)
     /// in the declared directions to show that the program starts and
     /// speaks the protocol; the message says what went wrong.
-    pub fn probe(&self) -> Result<(), String> {
+    pub fn probe(&self) -> Result<(), StartError> {
         probe(
             self,
             "the pipe: protocol (lines \"encode TOKENS\" / \"decode TEXT\" answered by \"ok RESULT\" / \"error MESSAGE\")",

@@ -61,10 +61,12 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use super::StartError;
 use super::attempt::{Deadline, Missed, Pool, ask_twice, cores};
 
-pub use library::LengthType;
 use library::{Call, Library, Op, Outcome, Raw};
+pub use library::{LengthType, LoadError};
+pub use process::WorkerError;
 use process::{Failure, Worker};
 pub use worker::{FAULT_LINE, WORKER_ARG, worker_entry};
 
@@ -96,22 +98,25 @@ fn is_prefix(text: &str) -> bool {
 
 impl SoSpec {
     /// Parses `PATH[:PREFIX][:lengths=uint32|size_t]`.
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, StartError> {
         let mut rest = text;
         let mut lengths = None;
         let mut prefix = None;
         while let Some((head, last)) = rest.rsplit_once(':') {
             if let Some(name) = last.strip_prefix("lengths=") {
                 if lengths.is_some() {
-                    return Err(format!("so:{text}: lengths= is given twice"));
+                    return Err(StartError::LengthsTwice {
+                        spec: text.to_string(),
+                    });
                 }
                 lengths = Some(match name {
                     "uint32" | "punycode_uint" => LengthType::Uint32,
                     "size_t" => LengthType::SizeT,
                     _ => {
-                        return Err(format!(
-                            "so:{text}: unknown length type {name:?} (lengths=uint32, the RFC's punycode_uint, or lengths=size_t, as GNU libidn 1.x)"
-                        ));
+                        return Err(StartError::UnknownLengthType {
+                            spec: text.to_string(),
+                            name: name.to_string(),
+                        });
                     }
                 });
             } else if prefix.is_none() && is_prefix(last) {
@@ -122,10 +127,7 @@ impl SoSpec {
             rest = head;
         }
         if rest.is_empty() {
-            return Err(
-                "so: needs the path of a shared library, e.g. so:./libmypuny.so or so:libidn.so.12:lengths=size_t"
-                    .into(),
-            );
+            return Err(StartError::NoLibrary);
         }
         Ok(SoSpec {
             path: PathBuf::from(rest),
@@ -368,7 +370,7 @@ impl So {
         declaration: Declaration,
         timeout: Duration,
         worker: PathBuf,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, StartError> {
         let parsed = SoSpec::parse(spec)?;
         let so = So {
             name: format!("so:{spec}"),
@@ -379,13 +381,16 @@ impl So {
             deadline: Deadline::default(),
             idle: Pool::new(),
         };
-        let first = so.start().map_err(|e| format!("{}: {e}", so.name))?;
+        let first = so.start().map_err(|error| StartError::Worker {
+            name: so.name.clone(),
+            error,
+        })?;
         so.idle.put(first);
         Ok(so)
     }
 
     /// Starts a worker and has it load the library.
-    fn start(&self) -> Result<Worker, String> {
+    fn start(&self) -> Result<Worker, WorkerError> {
         let directions = self.capabilities().directions;
         let setup = wire::Setup {
             path: self.spec.path.as_os_str().as_encoded_bytes().to_vec(),
@@ -405,14 +410,13 @@ impl So {
     /// prefix's functions), and the message says so. Every other wrong
     /// answer, a crash or a hang included, is left for the check to find
     /// and minimize.
-    pub fn probe(&self) -> Result<(), String> {
+    pub fn probe(&self) -> Result<(), StartError> {
         let directions = self.capabilities().directions;
-        let refused = |what: &str, e: &EngineError| {
-            format!(
-                "{} refused the probe {what} ({e}), which every Punycode implementation accepts: check that it has Appendix C's signatures with {} lengths (so:PATH:lengths=size_t for size_t, as GNU libidn 1.x)",
-                self.name,
-                self.spec.lengths.name()
-            )
+        let refused = |question, error| StartError::LibraryRefused {
+            name: self.name.clone(),
+            question,
+            error,
+            lengths: self.spec.lengths,
         };
         // With exactly the room the answer needs, never one less: a refusal
         // there is what this looks for.
@@ -424,14 +428,14 @@ impl So {
         if directions.encodes()
             && let Err(e @ EngineError::Rejected(_)) = plain(encode_call(&[0x61, 0xE9], None))
         {
-            return Err(refused("to encode u+0061 u+00E9", &e));
+            return Err(refused("to encode u+0061 u+00E9", e));
         }
         let caps = self.capabilities();
         if directions.decodes()
             && let Err(e @ EngineError::Rejected(_)) =
                 plain(decode_call(b"a-bga", caps.annotations, caps.domain))
         {
-            return Err(refused("to decode a-bga", &e));
+            return Err(refused("to decode a-bga", e));
         }
         Ok(())
     }
@@ -459,7 +463,7 @@ impl So {
                     }
                     Ok(Err(why)) => {
                         self.idle.put(worker);
-                        Err(Missed::Failed(EngineError::Broken(why)))
+                        Err(Missed::Failed(EngineError::Broken(why.to_string())))
                     }
                     Err(Failure::Died) => Err(Missed::Failed(EngineError::Crashed(worker.death()))),
                     Err(Failure::Garbled(why)) => Err(Missed::Failed(EngineError::Broken(
@@ -523,7 +527,7 @@ impl std::fmt::Debug for InProcess {
 impl InProcess {
     /// Loads the library of `spec` (the text after `so:`) into this
     /// process, resolving the functions of the declared directions.
-    pub fn load(spec: &str, declaration: Declaration) -> Result<Self, String> {
+    pub fn load(spec: &str, declaration: Declaration) -> Result<Self, StartError> {
         let parsed = SoSpec::parse(spec)?;
         let directions = capabilities(&declaration).directions;
         let library = Library::load(
@@ -532,7 +536,8 @@ impl InProcess {
             parsed.lengths,
             directions.encodes(),
             directions.decodes(),
-        )?;
+        )
+        .map_err(StartError::Load)?;
         Ok(InProcess {
             name: format!("so:{spec}"),
             declaration,
@@ -711,7 +716,18 @@ mod tests {
         )
         .unwrap_err();
         assert!(
-            e.contains("cannot start the worker /nonexistent/punycheck"),
+            matches!(
+                &e,
+                StartError::Worker {
+                    error: WorkerError::Spawn { .. },
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        let e = e.to_string();
+        assert!(
+            e.starts_with("so:./lib.so: cannot start the worker /nonexistent/punycheck: "),
             "{e}"
         );
         assert!(SoSpec::parse("").is_err());

@@ -6,7 +6,7 @@ use std::io::{self, Read};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::ExitStatusExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Mutex, OnceLock, mpsc};
 use std::thread;
@@ -17,8 +17,8 @@ use wait_timeout::ChildExt;
 use super::super::line::crash_line;
 use super::super::process::{self, StderrTail};
 use super::channel::{self, Channel, Wait};
-use super::library::Raw;
-use super::wire;
+use super::library::{LoadError, Raw};
+use super::wire::{self, CallFailure};
 use super::worker::{FAULT_LINE, WORKER_ARG};
 
 /// Why a worker gave no answer.
@@ -30,6 +30,75 @@ pub(super) enum Failure {
     /// It answered something that is not a frame of the protocol (it was
     /// killed).
     Garbled(String),
+}
+
+/// Why a worker could not be started with the library loaded.
+#[derive(Debug)]
+pub enum WorkerError {
+    /// The socket pair to the worker could not be made.
+    Socket(io::Error),
+    /// The mapping shared with the worker could not be made.
+    Mapping(io::Error),
+    /// The worker's executable could not be started.
+    Spawn {
+        /// The executable.
+        exe: PathBuf,
+        /// Why.
+        error: io::Error,
+    },
+    /// Its first answer is not a Ready frame: the executable is not
+    /// punycheck, or not one that serves as a worker.
+    Garbled {
+        /// The executable.
+        exe: PathBuf,
+        /// What was wrong with the answer.
+        why: String,
+    },
+    /// Loading the library (its constructors run then) took longer than
+    /// this.
+    LoadTimedOut(Duration),
+    /// The worker died while loading the library: how, and what it said.
+    DiedLoading(String),
+    /// The library could not be loaded, or lacks a declared function.
+    NotLoaded(LoadError),
+}
+
+impl std::fmt::Display for WorkerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WorkerError::Socket(e) => write!(f, "cannot make a socket pair: {e}"),
+            WorkerError::Mapping(e) => write!(f, "cannot make a shared mapping: {e}"),
+            WorkerError::Spawn { exe, error } => {
+                write!(f, "cannot start the worker {}: {error}", exe.display())
+            }
+            WorkerError::Garbled { exe, why } => write!(
+                f,
+                "the worker's first answer is garbled ({why}): is {} punycheck?",
+                exe.display()
+            ),
+            WorkerError::LoadTimedOut(limit) => write!(
+                f,
+                "loading the library took more than {:.1} s (its constructors?)",
+                limit.as_secs_f64()
+            ),
+            WorkerError::DiedLoading(death) => {
+                write!(f, "the worker died while loading the library: {death}")
+            }
+            WorkerError::NotLoaded(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for WorkerError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            WorkerError::Socket(e)
+            | WorkerError::Mapping(e)
+            | WorkerError::Spawn { error: e, .. } => Some(e),
+            WorkerError::NotLoaded(e) => Some(e),
+            _ => None,
+        }
+    }
 }
 
 /// A running worker process.
@@ -85,11 +154,9 @@ impl Worker {
         exe: &Path,
         setup: &wire::Setup,
         timeout: Duration,
-    ) -> Result<Self, String> {
-        let (ours, theirs) =
-            UnixStream::pair().map_err(|e| format!("cannot make a socket pair: {e}"))?;
-        let (channel, shared) =
-            Channel::create().map_err(|e| format!("cannot make a shared mapping: {e}"))?;
+    ) -> Result<Self, WorkerError> {
+        let (ours, theirs) = UnixStream::pair().map_err(WorkerError::Socket)?;
+        let (channel, shared) = Channel::create().map_err(WorkerError::Mapping)?;
         let mut command = Command::new(exe);
         command
             .arg(WORKER_ARG)
@@ -97,8 +164,10 @@ impl Worker {
             .stdin(Stdio::from(OwnedFd::from(theirs)))
             .stdout(Stdio::from(shared))
             .stderr(Stdio::piped());
-        let mut child = spawn_from_keeper(command)
-            .map_err(|e| format!("cannot start the worker {}: {e}", exe.display()))?;
+        let mut child = spawn_from_keeper(command).map_err(|error| WorkerError::Spawn {
+            exe: exe.to_path_buf(),
+            error,
+        })?;
         let stderr = StderrTail::start(child.stderr.take().expect("stderr is piped"));
         let mut worker = Worker {
             child,
@@ -107,27 +176,19 @@ impl Worker {
             buffer: Vec::new(),
             stderr,
         };
+        let garbled = |why: String| WorkerError::Garbled {
+            exe: exe.to_path_buf(),
+            why,
+        };
         match worker.exchange(&wire::setup_body(setup), timeout) {
             Ok(body) => match wire::parse_ready(&body) {
                 Ok(Ok(())) => Ok(worker),
-                Ok(Err(why)) => Err(why),
-                Err(e) => Err(format!(
-                    "the worker's first answer is garbled ({e}): is {} punycheck?",
-                    exe.display()
-                )),
+                Ok(Err(why)) => Err(WorkerError::NotLoaded(why)),
+                Err(e) => Err(garbled(e.to_string())),
             },
-            Err(Failure::TimedOut) => Err(format!(
-                "loading the library took more than {:.1} s (its constructors?)",
-                timeout.as_secs_f64()
-            )),
-            Err(Failure::Died) => Err(format!(
-                "the worker died while loading the library: {}",
-                worker.death()
-            )),
-            Err(Failure::Garbled(why)) => Err(format!(
-                "the worker's first answer is garbled ({why}): is {} punycheck?",
-                exe.display()
-            )),
+            Err(Failure::TimedOut) => Err(WorkerError::LoadTimedOut(timeout)),
+            Err(Failure::Died) => Err(WorkerError::DiedLoading(worker.death())),
+            Err(Failure::Garbled(why)) => Err(garbled(why)),
         }
     }
 
@@ -137,10 +198,10 @@ impl Worker {
         &mut self,
         body: &[u8],
         allowed: Duration,
-    ) -> Result<Result<Raw, String>, Failure> {
+    ) -> Result<Result<Raw, CallFailure>, Failure> {
         let end = Instant::now() + allowed;
         if let Err(e) = self.channel.send(body, channel::REQUEST) {
-            return Ok(Err(format!("cannot send the call: {e}")));
+            return Ok(Err(CallFailure::NotSent(e.to_string())));
         }
         let socket = self.stream.as_raw_fd();
         match self
@@ -154,13 +215,13 @@ impl Worker {
             }
             Wait::Gone => return Err(Failure::Died),
         }
-        let parsed = self
-            .channel
-            .receive()
-            .and_then(|reply| wire::parse_raw(&reply));
-        parsed.map_err(|e| {
+        let parsed = match self.channel.receive() {
+            Ok(reply) => wire::parse_raw(&reply).map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        parsed.map_err(|why| {
             self.kill();
-            Failure::Garbled(e.to_string())
+            Failure::Garbled(why)
         })
     }
 
