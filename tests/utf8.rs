@@ -557,7 +557,7 @@ fn oracles_fail_on_wrong_decoders() {
 /// The harness classifies every difference between `std` and the clean-room
 /// UTF-8 on the byte strings around each boundary as the listed deviation,
 /// never as a nonconformance (the predicate itself is unit-tested in
-/// `src/engines/utf8.rs`).
+/// `crates/punycheck/src/engines/builtin/utf8.rs`).
 #[test]
 fn std_differs_only_by_its_listed_deviation() {
     use punycheck::engines::{Engine, StdUtf8, Utf8CleanRoom};

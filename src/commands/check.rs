@@ -304,7 +304,7 @@ fn prepare(
     {
         regressions::check_writable(path).map_err(|e| e.to_string())?;
     }
-    let engine = engines::from_spec(spec, &declared.options(codec)?)?;
+    let engine = engines::from_spec(spec, &declared.options(codec)?).map_err(|e| e.to_string())?;
     let seed = chosen_seed(check.seed);
     let cases: Vec<Case> = vectors::load(&check.files)
         .map_err(|e| {

@@ -85,6 +85,14 @@ impl From<DataError> for Stop {
     }
 }
 
+/// An implementation that cannot be used is a setup error, with its
+/// message.
+impl From<punycheck::engines::SpecError> for Stop {
+    fn from(error: punycheck::engines::SpecError) -> Self {
+        Stop::Setup(error.to_string())
+    }
+}
+
 /// What a command returns.
 pub type Outcome = Result<Status, Stop>;
 

@@ -1,5 +1,5 @@
 /*
- * Prefixed access to ICU's Punycode coder, for src/engines/icu.rs.
+ * Prefixed access to ICU's Punycode coder, for src/engines/builtin/icu.rs.
  *
  * ICU exports u_strToPunycode and u_strFromPunycode from libicuuc under
  * versioned names (u_strToPunycode_72 for ICU 72), but declares them only in
@@ -39,7 +39,7 @@ U_CFUNC int32_t u_strFromPunycode (const UChar *src, int32_t srcLength,
                                    UChar *dest, int32_t destCapacity,
                                    UBool *caseFlags, UErrorCode *pErrorCode);
 
-/* The layouts and error codes src/engines/icu.rs relies on. */
+/* The layouts and error codes src/engines/builtin/icu.rs relies on. */
 _Static_assert (sizeof (UChar) == 2, "UChar is u16");
 _Static_assert (sizeof (UBool) == 1, "UBool is i8");
 _Static_assert (U_ZERO_ERROR == 0, "U_ZERO_ERROR");

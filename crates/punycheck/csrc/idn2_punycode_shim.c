@@ -1,5 +1,5 @@
 /*
- * Prefixed access to libidn2's Punycode coder, for src/engines/libidn2.rs.
+ * Prefixed access to libidn2's Punycode coder, for src/engines/builtin/libidn2.rs.
  *
  * libidn2 exports its Punycode functions only as compatibility symbols,
  * `_idn2_punycode_encode@IDN2_0.0.0` and `_idn2_punycode_decode@IDN2_0.0.0`
@@ -34,7 +34,7 @@ extern int _idn2_punycode_decode (size_t input_length, const char input[],
 __asm__ (".symver _idn2_punycode_encode, _idn2_punycode_encode@IDN2_0.0.0");
 __asm__ (".symver _idn2_punycode_decode, _idn2_punycode_decode@IDN2_0.0.0");
 
-/* The status values src/engines/libidn2.rs hard-codes. */
+/* The status values src/engines/builtin/libidn2.rs hard-codes. */
 _Static_assert (IDN2_OK == 0, "IDN2_OK");
 _Static_assert (IDN2_PUNYCODE_BAD_INPUT == -202, "IDN2_PUNYCODE_BAD_INPUT");
 _Static_assert (IDN2_PUNYCODE_BIG_OUTPUT == -203, "IDN2_PUNYCODE_BIG_OUTPUT");

@@ -5,43 +5,42 @@
 //! errors, and its length limits. The harness uses the declaration to decide
 //! which cases an implementation can be asked at all and how to compare its
 //! answers; anything it cannot express is skipped with the reason recorded.
+//!
+//! # Where things are
+//!
+//! - [`builtin`](mod@builtin): the implementations built into punycheck (the clean-room
+//!   code, the RFC's C code, the libraries, the other codecs' coders).
+//! - [`external`]: how implementations outside punycheck are reached:
+//!   `exec:` programs, `pipe:` programs and `so:` libraries, the processes
+//!   they run in, and what they share (the line protocol, the time limits
+//!   and their retry, the pools of workers).
+//! - [`Functions`]: two Rust functions as an implementation, for a crate
+//!   that checks its own code.
+//! - [`declaration`]: what a user declares about an implementation that
+//!   punycheck cannot inspect.
+//! - [`from_spec`]: a name on the command line (`cleanroom`, `exec:...`,
+//!   `pipe:...`, `so:...`) resolved to an implementation.
+//!
+//! Their types are re-exported here, where users name them
+//! (`punycheck::engines::{Engine, Exec, So, RfcC, ...}`).
 
-mod amc_c;
-mod bootstring;
-mod cleanroom;
+pub mod builtin;
 pub mod declaration;
-mod exec;
+pub mod external;
 mod functions;
-#[cfg(feature = "icu")]
-mod icu;
-mod idna;
-mod lace;
-#[cfg(feature = "libidn2")]
-mod libidn2;
-mod pipe;
-pub mod process;
-mod rfc_c;
-pub mod so;
 mod spec;
-mod utf8;
 
-pub use amc_c::{AmcC, AmcCAsPunycode};
-pub use bootstring::Bootstring;
-pub use cleanroom::CleanRoom;
-pub use declaration::{Declaration, Declared};
-pub use exec::{Exec, crash_line};
-pub use functions::{Functions, Refusal};
 #[cfg(feature = "icu")]
-pub use icu::Icu;
-pub use idna::Idna;
-pub use lace::LaceCleanRoom;
+pub use builtin::Icu;
 #[cfg(feature = "libidn2")]
-pub use libidn2::Libidn2;
-pub use pipe::Pipe;
-pub use rfc_c::RfcC;
-pub use so::So;
-pub use spec::{SpecOptions, from_spec};
-pub use utf8::{StdUtf8, Utf8CleanRoom};
+pub use builtin::Libidn2;
+pub use builtin::{AmcC, AmcCAsPunycode, Bootstring, CleanRoom, Idna, LaceCleanRoom, RfcC};
+pub use builtin::{StdUtf8, Utf8CleanRoom};
+pub use declaration::{Declaration, Declared};
+pub use external::StartError;
+pub use external::{Exec, Pipe, So, crash_line, process, so};
+pub use functions::{Functions, Refusal};
+pub use spec::{SpecError, SpecOptions, from_spec};
 
 use crate::codec::Codec;
 use crate::punycode::Decoded;

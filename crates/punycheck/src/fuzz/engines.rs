@@ -21,9 +21,11 @@
 //!   (`--domain unicode --errors failure-only --no-annotations
 //!   --decode-only --encode-only --max-encode N --max-decode N`).
 
+use std::fmt;
+
 use crate::engines::declaration::{Declaration, DirectionsDecl, DomainDecl, ErrorsDecl};
 use crate::engines::so::InProcess;
-use crate::engines::{Capabilities, DecodeResult, EncodeResult, Engine};
+use crate::engines::{Capabilities, DecodeResult, EncodeResult, Engine, StartError};
 use crate::harness::compare::{Request, Verdict, judge_answer, reference};
 use crate::harness::properties;
 
@@ -123,8 +125,74 @@ pub fn diff_icu(request: &Request) -> Outcome {
     )
 }
 
+/// Why a declaration written as options cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DeclarationError {
+    /// An option without its value (`--domain` last).
+    NeedsValue(String),
+    /// `--domain` with a value other than `unicode` and `u32`.
+    Domain(String),
+    /// `--errors` with a value other than `kinds` and `failure-only`.
+    Errors(String),
+    /// `--max-encode` or `--max-decode` with a value that is not a number.
+    NeedsNumber(String),
+    /// A word that is no option of a declaration.
+    Unknown(String),
+}
+
+impl fmt::Display for DeclarationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DeclarationError::NeedsValue(option) => write!(f, "{option} needs a value"),
+            DeclarationError::Domain(value) => write!(f, "--domain {value}: unicode or u32"),
+            DeclarationError::Errors(value) => {
+                write!(f, "--errors {value}: kinds or failure-only")
+            }
+            DeclarationError::NeedsNumber(option) => write!(f, "{option} needs a number"),
+            DeclarationError::Unknown(word) => write!(
+                f,
+                "unknown declaration {word:?} (--domain, --errors, --no-annotations, --decode-only, --encode-only, --max-encode, --max-decode)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DeclarationError {}
+
+/// Why [`so_from_env`] has no library.
+#[derive(Debug)]
+pub enum SoFromEnvError {
+    /// `PUNYCHECK_SO_DECLARE` cannot be read.
+    Declaration(DeclarationError),
+    /// The library of `PUNYCHECK_SO` cannot be loaded.
+    Load {
+        /// The spec (`PUNYCHECK_SO`, or the RFC's code as a library).
+        spec: String,
+        /// Why (boxed: it is large, and rare).
+        error: Box<StartError>,
+    },
+}
+
+impl fmt::Display for SoFromEnvError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SoFromEnvError::Declaration(e) => write!(f, "PUNYCHECK_SO_DECLARE: {e}"),
+            SoFromEnvError::Load { spec, error } => write!(f, "PUNYCHECK_SO={spec}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for SoFromEnvError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SoFromEnvError::Declaration(e) => Some(e),
+            SoFromEnvError::Load { error, .. } => Some(error.as_ref()),
+        }
+    }
+}
+
 /// Reads a declaration written as the command line's options.
-pub fn parse_declaration(text: &str) -> Result<Declaration, String> {
+pub fn parse_declaration(text: &str) -> Result<Declaration, DeclarationError> {
     let mut declaration = Declaration::default();
     let words: Vec<&str> = text.split_whitespace().collect();
     let mut k = 0;
@@ -132,7 +200,7 @@ pub fn parse_declaration(text: &str) -> Result<Declaration, String> {
         words
             .get(k + 1)
             .copied()
-            .ok_or_else(|| format!("{} needs a value", words[k]))
+            .ok_or_else(|| DeclarationError::NeedsValue(words[k].to_string()))
     };
     while k < words.len() {
         match words[k] {
@@ -140,7 +208,7 @@ pub fn parse_declaration(text: &str) -> Result<Declaration, String> {
                 declaration.domain = Some(match value(k)? {
                     "unicode" => DomainDecl::Unicode,
                     "u32" => DomainDecl::U32,
-                    other => return Err(format!("--domain {other}: unicode or u32")),
+                    other => return Err(DeclarationError::Domain(other.to_string())),
                 });
                 k += 1;
             }
@@ -148,7 +216,7 @@ pub fn parse_declaration(text: &str) -> Result<Declaration, String> {
                 declaration.errors = Some(match value(k)? {
                     "kinds" => ErrorsDecl::Kinds,
                     "failure-only" => ErrorsDecl::FailureOnly,
-                    other => return Err(format!("--errors {other}: kinds or failure-only")),
+                    other => return Err(DeclarationError::Errors(other.to_string())),
                 });
                 k += 1;
             }
@@ -158,7 +226,7 @@ pub fn parse_declaration(text: &str) -> Result<Declaration, String> {
             "--max-encode" | "--max-decode" => {
                 let n = value(k)?
                     .parse()
-                    .map_err(|_| format!("{} needs a number", words[k]))?;
+                    .map_err(|_| DeclarationError::NeedsNumber(words[k].to_string()))?;
                 if words[k] == "--max-encode" {
                     declaration.max_encode = Some(n);
                 } else {
@@ -166,11 +234,7 @@ pub fn parse_declaration(text: &str) -> Result<Declaration, String> {
                 }
                 k += 1;
             }
-            other => {
-                return Err(format!(
-                    "unknown declaration {other:?} (--domain, --errors, --no-annotations, --decode-only, --encode-only, --max-encode, --max-decode)"
-                ));
-            }
+            other => return Err(DeclarationError::Unknown(other.to_string())),
         }
         k += 1;
     }
@@ -197,13 +261,19 @@ fn rfc3492_so() -> String {
 /// The library of `PUNYCHECK_SO` (or the RFC's code as a library) under the
 /// declaration of `PUNYCHECK_SO_DECLARE`, loaded into this process, with
 /// the `punycheck repro` command that replays a question against it.
-pub fn so_from_env() -> Result<(InProcess, String), String> {
+pub fn so_from_env() -> Result<(InProcess, String), SoFromEnvError> {
     let spec = std::env::var("PUNYCHECK_SO").unwrap_or_else(|_| rfc3492_so());
     let declared = std::env::var("PUNYCHECK_SO_DECLARE").unwrap_or_default();
-    let declaration =
-        parse_declaration(&declared).map_err(|e| format!("PUNYCHECK_SO_DECLARE: {e}"))?;
-    let engine = InProcess::load(&spec, declaration.clone())
-        .map_err(|e| format!("PUNYCHECK_SO={spec}: {e}"))?;
+    let declaration = parse_declaration(&declared).map_err(SoFromEnvError::Declaration)?;
+    let engine = match InProcess::load(&spec, declaration.clone()) {
+        Ok(engine) => engine,
+        Err(error) => {
+            return Err(SoFromEnvError::Load {
+                spec,
+                error: Box::new(error),
+            });
+        }
+    };
     let replay = format!(
         "punycheck repro --impl {}{}",
         shell_words::quote(&format!("so:{spec}")),
@@ -236,5 +306,19 @@ mod tests {
         ] {
             assert!(parse_declaration(bad).is_err(), "{bad}");
         }
+        let unknown = parse_declaration("--colour").unwrap_err();
+        assert_eq!(unknown, DeclarationError::Unknown("--colour".into()));
+        assert_eq!(
+            unknown.to_string(),
+            "unknown declaration \"--colour\" (--domain, --errors, --no-annotations, --decode-only, --encode-only, --max-encode, --max-decode)"
+        );
+        assert_eq!(
+            parse_declaration("--max-decode x").unwrap_err().to_string(),
+            "--max-decode needs a number"
+        );
+        assert_eq!(
+            parse_declaration("--errors").unwrap_err(),
+            DeclarationError::NeedsValue("--errors".into())
+        );
     }
 }

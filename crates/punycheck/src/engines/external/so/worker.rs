@@ -32,7 +32,7 @@ use std::sync::OnceLock;
 
 use super::channel::{Channel, REQUEST, RESPONSE, Wait};
 use super::library::{Library, describe_fault};
-use super::wire;
+use super::wire::{self, CallFailure};
 
 /// The first argument that makes the punycheck binary a worker.
 pub const WORKER_ARG: &str = "__so-worker";
@@ -131,12 +131,16 @@ fn serve(parent: Option<libc::pid_t>) -> ExitCode {
         if channel.wait(REQUEST, None, || true) != Wait::Ready {
             return ExitCode::from(2);
         }
-        let reply = match channel.receive().and_then(|body| wire::parse_call(&body)) {
+        let call = match channel.receive() {
+            Ok(body) => wire::parse_call(&body).map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        let reply = match call {
             Ok(call) => match library.execute(&call) {
                 Ok(raw) => wire::raw_body(&raw),
-                Err(e) => wire::failure_body(&format!("the worker could not make the call: {e}")),
+                Err(e) => wire::failure_body(&CallFailure::NotMade(e.to_string())),
             },
-            Err(e) => wire::failure_body(&format!("the worker could not read the call: {e}")),
+            Err(e) => wire::failure_body(&CallFailure::Unreadable(e)),
         };
         if channel.send(&reply, RESPONSE).is_err() {
             return ExitCode::from(2);

@@ -40,8 +40,8 @@
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_int};
 
-use super::Deviation;
-use super::{
+use crate::engines::Deviation;
+use crate::engines::{
     Capabilities, CodePointDomain, DecodeResult, EncodeResult, Engine, EngineError, ErrorDetail,
     PunycodeInput,
 };

@@ -8,21 +8,84 @@
 //! - **Setup** (punycheck to worker, once): tag 0, the length type, which
 //!   functions to resolve, the prefix and the library's path.
 //! - **Ready** (worker to punycheck, once): tag 0, 1 for loaded or 0 with
-//!   the reason it was not.
+//!   the reason it was not ([`LoadError`], its variant and fields).
 //! - **Call** (punycheck to worker): tag 1 (encode) or 2 (decode), a flag
 //!   byte, the capacity, the edge capacity (all ones for none), the input.
 //! - **Raw** (worker to punycheck): whether there is an edge outcome, then
 //!   each outcome: status, reported length, whether it wrote past the
 //!   reported length, its output and its flags; or why the worker could
-//!   not make the call.
+//!   not make the call ([`CallFailure`]).
+//!
+//! A frame that does not read as its kind is a [`WireError`].
 
+use std::fmt;
 use std::io::{self, Read, Write};
 
-use super::library::{Call, LengthType, Op, Outcome, Raw};
+use super::library::{Call, LengthType, LoadError, Op, Outcome, Raw};
 
 /// The longest frame either side accepts: far above any question (the
 /// longest generated input is a few thousand code points).
 pub const MAX_FRAME: usize = 256 << 20;
+
+/// Why a frame's body does not read as the frame it should be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WireError {
+    /// It ends before a field does.
+    EndsEarly,
+    /// Bytes are left after its last field.
+    LeftOver,
+    /// Its tag is not that of the frame expected (`setup`, `ready`,
+    /// `call`), or of any variant of a field.
+    NotA(&'static str),
+    /// A length type other than the two there are.
+    UnknownLengthType,
+    /// A prefix that is not UTF-8.
+    PrefixNotUtf8,
+    /// A count of elements too large to be a length in bytes.
+    TooLong,
+}
+
+impl fmt::Display for WireError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WireError::EndsEarly => write!(f, "a frame ends early"),
+            WireError::LeftOver => write!(f, "a frame has bytes left over"),
+            WireError::NotA(what) => write!(f, "not a {what} frame"),
+            WireError::UnknownLengthType => write!(f, "an unknown length type"),
+            WireError::PrefixNotUtf8 => write!(f, "a prefix that is not UTF-8"),
+            WireError::TooLong => write!(f, "too long"),
+        }
+    }
+}
+
+impl std::error::Error for WireError {}
+
+/// Why a call was not made, as the worker (or the side that sends it the
+/// call) says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CallFailure {
+    /// The call could not be handed to the worker.
+    NotSent(String),
+    /// The worker could not read the call.
+    Unreadable(String),
+    /// The worker read it and could not make it (its buffers could not be
+    /// mapped, or the function was not resolved).
+    NotMade(String),
+}
+
+impl fmt::Display for CallFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CallFailure::NotSent(why) => write!(f, "cannot send the call: {why}"),
+            CallFailure::Unreadable(why) => {
+                write!(f, "the worker could not read the call: {why}")
+            }
+            CallFailure::NotMade(why) => write!(f, "the worker could not make the call: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for CallFailure {}
 
 /// What punycheck tells the worker to load.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,41 +147,45 @@ struct Cursor<'a> {
 }
 
 impl<'a> Cursor<'a> {
-    fn take(&mut self, n: usize) -> io::Result<&'a [u8]> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], WireError> {
         if self.bytes.len() < n {
-            return Err(io::Error::other("a frame ends early"));
+            return Err(WireError::EndsEarly);
         }
         let (head, rest) = self.bytes.split_at(n);
         self.bytes = rest;
         Ok(head)
     }
 
-    fn u8(&mut self) -> io::Result<u8> {
+    fn u8(&mut self) -> Result<u8, WireError> {
         Ok(self.take(1)?[0])
     }
 
-    fn u32(&mut self) -> io::Result<u32> {
+    fn u32(&mut self) -> Result<u32, WireError> {
         Ok(u32::from_le_bytes(
             self.take(4)?.try_into().expect("4 bytes"),
         ))
     }
 
-    fn u64(&mut self) -> io::Result<u64> {
+    fn u64(&mut self) -> Result<u64, WireError> {
         Ok(u64::from_le_bytes(
             self.take(8)?.try_into().expect("8 bytes"),
         ))
     }
 
-    fn bytes(&mut self) -> io::Result<&'a [u8]> {
+    fn bytes(&mut self) -> Result<&'a [u8], WireError> {
         let n = self.u32()? as usize;
         self.take(n)
     }
 
-    fn end(&self) -> io::Result<()> {
+    fn text(&mut self) -> Result<String, WireError> {
+        Ok(String::from_utf8_lossy(self.bytes()?).into_owned())
+    }
+
+    fn end(&self) -> Result<(), WireError> {
         if self.bytes.is_empty() {
             Ok(())
         } else {
-            Err(io::Error::other("a frame has bytes left over"))
+            Err(WireError::LeftOver)
         }
     }
 }
@@ -144,19 +211,18 @@ pub fn setup_body(setup: &Setup) -> Vec<u8> {
 }
 
 /// Reads a Setup frame's body.
-pub fn parse_setup(body: &[u8]) -> io::Result<Setup> {
+pub fn parse_setup(body: &[u8]) -> Result<Setup, WireError> {
     let mut c = Cursor { bytes: body };
     if c.u8()? != 0 {
-        return Err(io::Error::other("not a setup frame"));
+        return Err(WireError::NotA("setup"));
     }
     let lengths = match c.u8()? {
         0 => LengthType::Uint32,
         1 => LengthType::SizeT,
-        _ => return Err(io::Error::other("an unknown length type")),
+        _ => return Err(WireError::UnknownLengthType),
     };
     let which = c.u8()?;
-    let prefix = String::from_utf8(c.bytes()?.to_vec())
-        .map_err(|_| io::Error::other("a prefix that is not UTF-8"))?;
+    let prefix = String::from_utf8(c.bytes()?.to_vec()).map_err(|_| WireError::PrefixNotUtf8)?;
     let path = c.bytes()?.to_vec();
     c.end()?;
     Ok(Setup {
@@ -169,27 +235,66 @@ pub fn parse_setup(body: &[u8]) -> io::Result<Setup> {
 }
 
 /// The body of a Ready frame: `Ok` or the reason the library was not loaded.
-pub fn ready_body(result: &Result<(), String>) -> Vec<u8> {
+pub fn ready_body(result: &Result<(), LoadError>) -> Vec<u8> {
     let mut out = vec![0];
-    match result {
-        Ok(()) => out.push(1),
-        Err(why) => {
+    let Err(error) = result else {
+        out.push(1);
+        return out;
+    };
+    out.push(0);
+    match error {
+        LoadError::PathHasNul { path } => {
             out.push(0);
-            put_bytes(&mut out, why.as_bytes());
+            put_bytes(&mut out, path.as_bytes());
+        }
+        LoadError::Open { path, reason } => {
+            out.push(1);
+            put_bytes(&mut out, path.as_bytes());
+            put_bytes(&mut out, reason.as_bytes());
+        }
+        LoadError::PrefixHasNul { prefix } => {
+            out.push(2);
+            put_bytes(&mut out, prefix.as_bytes());
+        }
+        LoadError::NoSymbol {
+            path,
+            symbol,
+            reason,
+            encoding,
+        } => {
+            out.push(3);
+            put_bytes(&mut out, path.as_bytes());
+            put_bytes(&mut out, symbol.as_bytes());
+            put_bytes(&mut out, reason.as_bytes());
+            out.push(u8::from(*encoding));
         }
     }
     out
 }
 
 /// Reads a Ready frame's body.
-pub fn parse_ready(body: &[u8]) -> io::Result<Result<(), String>> {
+pub fn parse_ready(body: &[u8]) -> Result<Result<(), LoadError>, WireError> {
     let mut c = Cursor { bytes: body };
     if c.u8()? != 0 {
-        return Err(io::Error::other("not a ready frame"));
+        return Err(WireError::NotA("ready"));
     }
     let result = match c.u8()? {
         1 => Ok(()),
-        _ => Err(String::from_utf8_lossy(c.bytes()?).into_owned()),
+        _ => Err(match c.u8()? {
+            0 => LoadError::PathHasNul { path: c.text()? },
+            1 => LoadError::Open {
+                path: c.text()?,
+                reason: c.text()?,
+            },
+            2 => LoadError::PrefixHasNul { prefix: c.text()? },
+            3 => LoadError::NoSymbol {
+                path: c.text()?,
+                symbol: c.text()?,
+                reason: c.text()?,
+                encoding: c.u8()? != 0,
+            },
+            _ => return Err(WireError::NotA("load error")),
+        }),
     };
     c.end()?;
     Ok(result)
@@ -226,7 +331,7 @@ pub fn call_body(call: &Call) -> Vec<u8> {
 }
 
 /// Reads a Call frame's body.
-pub fn parse_call(body: &[u8]) -> io::Result<Call> {
+pub fn parse_call(body: &[u8]) -> Result<Call, WireError> {
     let mut c = Cursor { bytes: body };
     let tag = c.u8()?;
     let flag = c.u8()? != 0;
@@ -236,10 +341,7 @@ pub fn parse_call(body: &[u8]) -> io::Result<Call> {
         1 => {
             let n = c.u32()? as usize;
             let code_points = c
-                .take(
-                    n.checked_mul(4)
-                        .ok_or_else(|| io::Error::other("too long"))?,
-                )?
+                .take(n.checked_mul(4).ok_or(WireError::TooLong)?)?
                 .chunks_exact(4)
                 .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
                 .collect();
@@ -254,7 +356,7 @@ pub fn parse_call(body: &[u8]) -> io::Result<Call> {
             input: c.bytes()?.to_vec(),
             want_flags: flag,
         },
-        _ => return Err(io::Error::other("not a call frame")),
+        _ => return Err(WireError::NotA("call")),
     };
     c.end()?;
     Ok(Call { op, capacity, edge })
@@ -268,7 +370,7 @@ fn put_outcome(out: &mut Vec<u8>, outcome: &Outcome) {
     put_bytes(out, &outcome.flags);
 }
 
-fn outcome(c: &mut Cursor<'_>) -> io::Result<Outcome> {
+fn outcome(c: &mut Cursor<'_>) -> Result<Outcome, WireError> {
     Ok(Outcome {
         status: c.u32()? as i32,
         reported: c.u64()?,
@@ -280,8 +382,13 @@ fn outcome(c: &mut Cursor<'_>) -> io::Result<Outcome> {
 
 /// The body of a Raw frame that says why the worker could not make the
 /// call (its buffers could not be mapped, ...).
-pub fn failure_body(why: &str) -> Vec<u8> {
-    let mut out = vec![2];
+pub fn failure_body(failure: &CallFailure) -> Vec<u8> {
+    let (tag, why) = match failure {
+        CallFailure::NotSent(why) => (2, why),
+        CallFailure::Unreadable(why) => (3, why),
+        CallFailure::NotMade(why) => (4, why),
+    };
+    let mut out = vec![tag];
     put_bytes(&mut out, why.as_bytes());
     out
 }
@@ -299,15 +406,20 @@ pub fn raw_body(raw: &Raw) -> Vec<u8> {
 
 /// Reads a Raw frame's body: what the functions did, or why the worker
 /// could not call them.
-pub fn parse_raw(body: &[u8]) -> io::Result<Result<Raw, String>> {
+pub fn parse_raw(body: &[u8]) -> Result<Result<Raw, CallFailure>, WireError> {
     let mut c = Cursor { bytes: body };
     let edge = match c.u8()? {
         0 => None,
         1 => Some(outcome(&mut c)?),
-        _ => {
-            let why = String::from_utf8_lossy(c.bytes()?).into_owned();
+        tag => {
+            let why = c.text()?;
             c.end()?;
-            return Ok(Err(why));
+            return Ok(Err(match tag {
+                2 => CallFailure::NotSent(why),
+                3 => CallFailure::Unreadable(why),
+                4 => CallFailure::NotMade(why),
+                _ => return Err(WireError::NotA("raw")),
+            }));
         }
     };
     let main = outcome(&mut c)?;
@@ -329,7 +441,26 @@ mod tests {
             decode: true,
         };
         assert_eq!(parse_setup(&setup_body(&setup)).unwrap(), setup);
-        for ready in [Ok(()), Err("cannot load it".to_string())] {
+        let load_errors = [
+            LoadError::PathHasNul {
+                path: "a\0b".into(),
+            },
+            LoadError::Open {
+                path: "./lib.so".into(),
+                reason: "cannot load it".into(),
+            },
+            LoadError::PrefixHasNul {
+                prefix: "my\0".into(),
+            },
+            LoadError::NoSymbol {
+                path: "./lib.so".into(),
+                symbol: "punycode_decode".into(),
+                reason: "undefined symbol".into(),
+                encoding: false,
+            },
+        ];
+        let readies = std::iter::once(Ok(())).chain(load_errors.map(Err));
+        for ready in readies {
             assert_eq!(parse_ready(&ready_body(&ready)).unwrap(), ready);
         }
         let calls = [
@@ -376,10 +507,13 @@ mod tests {
             },
         };
         assert_eq!(parse_raw(&raw_body(&raw)).unwrap(), Ok(raw));
-        assert_eq!(
-            parse_raw(&failure_body("no memory")).unwrap(),
-            Err("no memory".to_string())
-        );
+        for failure in [
+            CallFailure::NotSent("a full channel".into()),
+            CallFailure::Unreadable("a frame ends early".into()),
+            CallFailure::NotMade("no memory".into()),
+        ] {
+            assert_eq!(parse_raw(&failure_body(&failure)).unwrap(), Err(failure));
+        }
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The `idna` crate's `idna::punycode` module.
 
-use super::{
+use crate::engines::{
     Capabilities, CodePointDomain, DecodeResult, EncodeResult, Engine, EngineError, ErrorDetail,
     PunycodeInput,
 };

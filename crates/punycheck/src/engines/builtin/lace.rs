@@ -1,10 +1,10 @@
 //! The clean-room implementation of [`crate::lace`].
 
-use super::{
+use crate::codec::Codec;
+use crate::engines::{
     Capabilities, CodePointDomain, DecodeResult, EncodeResult, Engine, EngineError, ErrorDetail,
     PunycodeInput,
 };
-use crate::codec::Codec;
 use crate::lace;
 use crate::punycode::{CaseFlags, Decoded};
 

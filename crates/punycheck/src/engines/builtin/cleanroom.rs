@@ -1,6 +1,6 @@
 //! The clean-room implementation of [`crate::punycode`].
 
-use super::{
+use crate::engines::{
     Capabilities, CodePointDomain, DecodeResult, EncodeResult, Engine, EngineError, ErrorDetail,
     PunycodeInput,
 };

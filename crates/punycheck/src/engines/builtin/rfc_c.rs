@@ -1,10 +1,10 @@
 //! RFC 3492 Appendix C, through the safe wrapper of [`crate::c_reference`].
 
-use super::{
+use crate::c_reference::{self, CError, MAX_DECODE_INPUT, MAX_ENCODE_INPUT};
+use crate::engines::{
     Capabilities, CodePointDomain, DecodeResult, EncodeResult, Engine, EngineError, ErrorDetail,
     PunycodeInput,
 };
-use crate::c_reference::{self, CError, MAX_DECODE_INPUT, MAX_ENCODE_INPUT};
 use crate::punycode::ErrorKind;
 
 /// The RFC's own C code, selected as `rfc-c`: the reference every other

@@ -14,13 +14,16 @@
 //! A library user who starts processes of their own does not call
 //! [`adopt_orphans`]: the orphan reaper assumes that every child it does
 //! not know is an orphan.
+//!
+//! The end of a program's standard error, where it says why it died, is
+//! kept as it runs (`StderrTail`, for `pipe:` programs and `so:` workers).
 
 use std::collections::BTreeSet;
-use std::io;
+use std::io::{self, Read};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, MutexGuard, Once};
+use std::sync::{Arc, Mutex, MutexGuard, Once, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -198,6 +201,70 @@ fn parent_of(pid: libc::pid_t) -> Option<libc::pid_t> {
     rest.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// How much of a program's standard error [`StderrTail`] keeps: its last
+/// 64 KiB.
+const STDERR_KEPT: usize = 64 << 10;
+
+/// The end of a program's standard error, read on a thread of its own as
+/// the program runs (so that it never blocks on a full pipe): its last
+/// [`STDERR_KEPT`] bytes, where a dying program says why.
+#[derive(Debug)]
+pub(crate) struct StderrTail {
+    kept: Arc<Mutex<Vec<u8>>>,
+    done: mpsc::Receiver<()>,
+}
+
+impl StderrTail {
+    /// Starts reading `stream` (a child's standard error) to its end.
+    pub(crate) fn start(mut stream: impl Read + Send + 'static) -> Self {
+        let kept = Arc::new(Mutex::new(Vec::new()));
+        let log = Arc::clone(&kept);
+        let (done, finished) = mpsc::channel();
+        thread::spawn(move || {
+            let mut chunk = [0u8; 8192];
+            while let Ok(n @ 1..) = stream.read(&mut chunk) {
+                let mut log = log.lock().unwrap_or_else(|e| e.into_inner());
+                log.extend_from_slice(&chunk[..n]);
+                // Cut back now and then, not on every chunk.
+                if log.len() > STDERR_KEPT * 2 {
+                    let cut = log.len() - STDERR_KEPT;
+                    log.drain(..cut);
+                }
+            }
+            let _ = done.send(());
+        });
+        StderrTail {
+            kept,
+            done: finished,
+        }
+    }
+
+    fn kept(&self) -> MutexGuard<'_, Vec<u8>> {
+        self.kept.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Forgets what was kept so far (before a new question).
+    pub(crate) fn clear(&self) {
+        self.kept().clear();
+    }
+
+    /// Waits at most `within` for the stream to end; whether it did.
+    pub(crate) fn ended_within(&self, within: Duration) -> bool {
+        // Disconnected: it ended, and this was already said.
+        !matches!(
+            self.done.recv_timeout(within),
+            Err(mpsc::RecvTimeoutError::Timeout)
+        )
+    }
+
+    /// The last [`STDERR_KEPT`] bytes read, as text.
+    pub(crate) fn text(&self) -> String {
+        let kept = self.kept();
+        let from = kept.len().saturating_sub(STDERR_KEPT);
+        String::from_utf8_lossy(&kept[from..]).into_owned()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,5 +281,15 @@ mod tests {
         end(&mut child);
         assert!(!live().contains(&pid));
         assert_eq!(parent_of(pid), None, "reaped");
+    }
+
+    #[test]
+    fn a_stderr_tail_keeps_the_end() {
+        let long = format!("{}the end\n", "x".repeat(3 * STDERR_KEPT));
+        let tail = StderrTail::start(io::Cursor::new(long.clone().into_bytes()));
+        assert!(tail.ended_within(Duration::from_secs(60)));
+        assert_eq!(tail.text(), long[long.len() - STDERR_KEPT..]);
+        tail.clear();
+        assert_eq!(tail.text(), "");
     }
 }

@@ -1,11 +1,11 @@
 //! [`crate::bootstring`] as an engine, with either document's parameters.
 
-use super::{
+use crate::bootstring::{Coder, Error};
+use crate::codec::Codec;
+use crate::engines::{
     Capabilities, CodePointDomain, DecodeResult, EncodeResult, Engine, EngineError, ErrorDetail,
     PunycodeInput,
 };
-use crate::bootstring::{Coder, Error};
-use crate::codec::Codec;
 
 /// punycheck's generic Bootstring ([`crate::bootstring`]), selected as
 /// `bootstring`, in the codec its parameters implement: with Punycode's it

@@ -30,43 +30,32 @@
 
 use std::io::{self, BufRead, BufReader, ErrorKind, Read, Write};
 use std::os::unix::process::ExitStatusExt;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::{Arc, Mutex, MutexGuard, mpsc};
+use std::process::{Child, ChildStdin};
+use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use wait_timeout::ChildExt;
 
-use super::exec::{
-    MAX_OUTPUT, convention_error, crash_line, parse_token, probe, program_capabilities, tokens_for,
-};
-use super::process;
-use super::{
-    Capabilities, Declaration, DecodeResult, EncodeResult, Engine, EngineError, ErrorDetail,
-};
+use super::StartError;
+use super::attempt::{Deadline, Missed, Pool, ask_twice, cores};
+use super::line::{MAX_OUTPUT, Program, convention_error, crash_line, parse_token, probe};
+use super::process::{self, StderrTail};
 use crate::codec::Codec;
-use crate::punycode::{CaseFlags, Decoded};
+use crate::engines::{Capabilities, Declaration, DecodeResult, EncodeResult, Engine, EngineError};
+use crate::punycode::Decoded;
 use crate::vocabulary::excerpt::{EXCERPT_BYTES, quoted_head};
 use crate::vocabulary::{excerpt, parse_hex, quoted};
-
-/// How much longer the second try of a question that timed out may take.
-const RETRY_FACTOR: u32 = 4;
-
-/// How much of a worker's standard error is kept to tell why it died.
-const STDERR_KEPT: usize = 64 << 10;
 
 /// An external program under test, answering on a persistent pipe.
 #[derive(Debug)]
 pub struct Pipe {
-    name: String,
-    codec: Codec,
-    argv: Vec<String>,
-    declaration: Declaration,
+    program: Program,
     timeout: Duration,
-    deadline: Mutex<Option<Instant>>,
+    deadline: Deadline,
     jobs: usize,
     /// Started workers that are not answering a question now.
-    idle: Mutex<Vec<Worker>>,
+    idle: Pool<Worker>,
 }
 
 /// One running copy of the program.
@@ -80,9 +69,7 @@ struct Worker {
     /// The line the reader thread is in the middle of, if any.
     unfinished: Arc<Mutex<Unfinished>>,
     /// The end of its standard error since the question in flight.
-    stderr: Arc<Mutex<Vec<u8>>>,
-    /// Says when its standard error has been read to the end.
-    stderr_done: mpsc::Receiver<()>,
+    stderr: StderrTail,
 }
 
 /// What the reader thread saw on the program's standard output.
@@ -105,15 +92,6 @@ struct Unfinished {
     len: usize,
 }
 
-/// How waiting for an answer ended without one.
-enum NoAnswer {
-    /// Not within the time it was given: the worker was killed. With the
-    /// answer line it had begun and not finished, quoted, if any.
-    TimedOut(Option<String>),
-    /// An error, and the worker is gone.
-    Error(EngineError),
-}
-
 impl Pipe {
     /// Parses `command` into words the way a POSIX shell would (quotes and
     /// backslashes, no expansion). `declaration` says what the program
@@ -125,109 +103,53 @@ impl Pipe {
         declaration: Declaration,
         timeout: Duration,
         jobs: Option<usize>,
-    ) -> Result<Self, String> {
-        let argv = shell_words::split(command)
-            .map_err(|e| format!("cannot split the command {command:?}: {e}"))?;
-        if argv.is_empty() {
-            return Err("pipe: needs a command, e.g. pipe:python3 my_adapter.py".into());
-        }
-        let jobs = jobs
-            .unwrap_or_else(|| thread::available_parallelism().map_or(2, |n| n.get()))
-            .max(1);
+    ) -> Result<Self, StartError> {
+        let program = Program::new("pipe", command, "python3 my_adapter.py", declaration)?;
+        let jobs = jobs.unwrap_or_else(|| cores().unwrap_or(2)).max(1);
         Ok(Pipe {
-            name: format!("pipe:{command}"),
-            codec: Codec::Punycode,
-            argv,
-            declaration,
+            program,
             timeout,
-            deadline: Mutex::new(None),
+            deadline: Deadline::default(),
             jobs,
-            idle: Mutex::new(Vec::new()),
+            idle: Pool::new(),
         })
     }
 
     /// The same program, implementing `codec` (Punycode unless this is
     /// called). Codecs without annotations never send flags.
     pub fn for_codec(mut self, codec: Codec) -> Self {
-        self.codec = codec;
-        if !codec.has_annotations() {
-            self.declaration.annotations = Some(false);
-        }
+        self.program.set_codec(codec);
         self
     }
 
     /// Asks trivial questions (encode u+0061 u+00E9, decode its encoding)
     /// in the declared directions to show that the program starts and
     /// speaks the protocol; the message says what went wrong.
-    pub fn probe(&self) -> Result<(), String> {
+    pub fn probe(&self) -> Result<(), StartError> {
         probe(
             self,
             "the pipe: protocol (lines \"encode TOKENS\" / \"decode TEXT\" answered by \"ok RESULT\" / \"error MESSAGE\")",
         )
     }
 
-    /// Whether the encoded form crosses the channel as hexadecimal.
-    fn hex_channel(&self) -> bool {
-        self.codec == Codec::Utf8
-    }
-
-    fn idle(&self) -> MutexGuard<'_, Vec<Worker>> {
-        self.idle.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     /// Asks one question (a request line, without its newline) and returns
     /// the answer line; a slow answer is asked again, of a fresh worker,
     /// with a longer limit before it counts as a hang.
     fn ask(&self, question: &[u8]) -> Result<Vec<u8>, EngineError> {
-        let deadline = *self.deadline.lock().unwrap_or_else(|e| e.into_inner());
-        let mut limit = self.timeout;
-        let mut unfinished = None;
-        for attempt in 0..2 {
-            let allowed = match deadline {
-                Some(end) => limit.min(end.saturating_duration_since(Instant::now())),
-                None => limit,
-            };
-            if allowed.is_zero() {
-                return Err(EngineError::Cancelled);
+        let again = " of a fresh process (killed)";
+        ask_twice(self.timeout, &self.deadline, again, |allowed| {
+            let worker = self
+                .idle
+                .take_or_start(|| Worker::start(&self.program))
+                .map_err(Missed::Failed)?;
+            let (worker, answer) = worker.ask(question, allowed)?;
+            // Out of the protocol, it may also be out of step with the
+            // questions: the next question goes to a fresh one.
+            if answer.starts_with(b"ok") || answer.starts_with(b"error ") {
+                self.idle.put(worker);
             }
-            let worker = match self.idle().pop() {
-                Some(worker) => worker,
-                None => Worker::start(&self.argv)?,
-            };
-            match worker.ask(question, allowed) {
-                Ok((worker, answer)) => {
-                    // Out of the protocol, it may also be out of step with
-                    // the questions: the next question goes to a fresh one.
-                    if answer.starts_with(b"ok") || answer.starts_with(b"error ") {
-                        self.idle().push(worker);
-                    } else {
-                        worker.end();
-                    }
-                    return Ok(answer);
-                }
-                Err(NoAnswer::Error(e)) => return Err(e),
-                Err(NoAnswer::TimedOut(_)) if allowed < limit => {
-                    return Err(EngineError::Cancelled);
-                }
-                Err(NoAnswer::TimedOut(begun)) => {
-                    unfinished = begun;
-                    if attempt == 0 {
-                        limit = self.timeout * RETRY_FACTOR;
-                    }
-                }
-            }
-        }
-        let unfinished = match unfinished {
-            Some(begun) => {
-                format!("; its answer line was unfinished: it had printed {begun} and no newline")
-            }
-            None => String::new(),
-        };
-        Err(EngineError::Hung(format!(
-            "no answer within {:.1} s, nor within {:.1} s when asked again of a fresh process (killed){unfinished}",
-            self.timeout.as_secs_f64(),
-            limit.as_secs_f64()
-        )))
+            Ok(answer)
+        })
     }
 
     /// Asks `verb payload` and interprets the answer: the result text after
@@ -249,7 +171,7 @@ impl Pipe {
             return Ok(result.to_string());
         }
         if let Some(message) = answer.strip_prefix("error ") {
-            let kinds = self.capabilities().errors == ErrorDetail::Kinds;
+            let kinds = self.program.says_kinds();
             return Err(convention_error(message.trim(), kinds).unwrap_or_else(|| {
                 EngineError::Broken(format!(
                     "an error message outside the convention: {}",
@@ -267,56 +189,31 @@ impl Pipe {
 impl Worker {
     /// Starts the program with its three threads: one writing questions,
     /// one reading answers, one keeping the end of its standard error.
-    fn start(argv: &[String]) -> Result<Worker, EngineError> {
-        let mut child = process::spawn(
-            Command::new(&argv[0])
-                .args(&argv[1..])
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped()),
-        )
-        .map_err(|e| EngineError::Broken(format!("cannot start {:?}: {e}", argv[0])))?;
+    fn start(program: &Program) -> Result<Worker, EngineError> {
+        let mut child = program.spawn(&[])?;
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
-        let mut stderr_pipe = child.stderr.take().expect("stderr is piped");
+        let stderr = StderrTail::start(child.stderr.take().expect("stderr is piped"));
         let (questions, to_write) = mpsc::channel();
         thread::spawn(move || write_questions(stdin, to_write));
         let (send, answers) = mpsc::channel();
         let unfinished = Arc::new(Mutex::new(Unfinished::default()));
         let line = Arc::clone(&unfinished);
         thread::spawn(move || read_answers(stdout, send, &line));
-        let stderr = Arc::new(Mutex::new(Vec::new()));
-        let kept = Arc::clone(&stderr);
-        let (done, stderr_done) = mpsc::channel();
-        thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n @ 1..) = stderr_pipe.read(&mut buf) {
-                let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
-                kept.extend_from_slice(&buf[..n]);
-                if kept.len() > STDERR_KEPT {
-                    let cut = kept.len() - STDERR_KEPT;
-                    kept.drain(..cut);
-                }
-            }
-            let _ = done.send(());
-        });
         Ok(Worker {
             child,
             questions,
             answers,
             unfinished,
             stderr,
-            stderr_done,
         })
     }
 
     /// Asks one question; the worker comes back with the answer, or is
-    /// ended.
-    fn ask(self, question: &[u8], allowed: Duration) -> Result<(Worker, Vec<u8>), NoAnswer> {
-        self.stderr
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clear();
+    /// ended. A timeout says what the answer line had begun with, if
+    /// anything.
+    fn ask(self, question: &[u8], allowed: Duration) -> Result<(Worker, Vec<u8>), Missed> {
+        self.stderr.clear();
         let mut line = Vec::with_capacity(question.len() + 1);
         line.extend_from_slice(question);
         line.push(b'\n');
@@ -325,23 +222,23 @@ impl Worker {
         let _ = self.questions.send(line);
         match self.answers.recv_timeout(allowed) {
             Ok(Line::Text(answer)) => Ok((self, answer)),
-            Ok(Line::TooLong) => {
-                self.end();
-                Err(NoAnswer::Error(EngineError::Broken(format!(
-                    "an answer longer than {} MiB, the most punycheck reads",
-                    MAX_OUTPUT >> 20
-                ))))
-            }
+            Ok(Line::TooLong) => Err(Missed::Failed(EngineError::Broken(format!(
+                "an answer longer than {} MiB, the most punycheck reads",
+                MAX_OUTPUT >> 20
+            )))),
             Ok(Line::End) | Err(mpsc::RecvTimeoutError::Disconnected) => {
-                Err(NoAnswer::Error(self.died()))
+                Err(Missed::Failed(self.died()))
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {
-                let begun = {
-                    let line = self.unfinished.lock().unwrap_or_else(|e| e.into_inner());
-                    (line.len > 0).then(|| quoted_head(&line.head, line.len))
-                };
-                self.end();
-                Err(NoAnswer::TimedOut(begun))
+                let line = self.unfinished.lock().unwrap_or_else(|e| e.into_inner());
+                Err(Missed::TimedOut(if line.len > 0 {
+                    format!(
+                        "; its answer line was unfinished: it had printed {} and no newline",
+                        quoted_head(&line.head, line.len)
+                    )
+                } else {
+                    String::new()
+                }))
             }
         }
     }
@@ -356,18 +253,11 @@ impl Worker {
             .flatten();
         // Its standard error may still be draining: read it to its end (a
         // child it left holding the stream open is killed with its group).
-        if self
-            .stderr_done
-            .recv_timeout(Duration::from_secs(1))
-            .is_err()
-        {
+        if !self.stderr.ended_within(Duration::from_secs(1)) {
             process::end(&mut self.child);
-            let _ = self.stderr_done.recv_timeout(Duration::from_secs(1));
+            self.stderr.ended_within(Duration::from_secs(1));
         }
-        let stderr =
-            String::from_utf8_lossy(&self.stderr.lock().unwrap_or_else(|e| e.into_inner()))
-                .into_owned();
-        self.end();
+        let stderr = self.stderr.text();
         let said = crash_line(&stderr).or_else(|| {
             stderr
                 .lines()
@@ -387,18 +277,13 @@ impl Worker {
             None => how,
         })
     }
-
-    /// Kills the program and everything in its group.
-    fn end(mut self) {
-        process::end(&mut self.child);
-    }
 }
 
-impl Drop for Pipe {
+/// A worker that is dropped is ended: the program is killed with
+/// everything in its group.
+impl Drop for Worker {
     fn drop(&mut self) {
-        for worker in self.idle().drain(..) {
-            worker.end();
-        }
+        process::end(&mut self.child);
     }
 }
 
@@ -461,11 +346,11 @@ fn read_answers(stdout: impl Read, answers: mpsc::Sender<Line>, unfinished: &Mut
 
 impl Engine for Pipe {
     fn name(&self) -> &str {
-        &self.name
+        &self.program.name
     }
 
     fn codec(&self) -> Codec {
-        self.codec
+        self.program.codec
     }
 
     fn workers(&self) -> usize {
@@ -473,17 +358,17 @@ impl Engine for Pipe {
     }
 
     fn set_deadline(&self, deadline: Option<Instant>) {
-        *self.deadline.lock().unwrap_or_else(|e| e.into_inner()) = deadline;
+        self.deadline.set(deadline);
     }
 
     fn capabilities(&self) -> Capabilities {
-        program_capabilities(&self.declaration, self.hex_channel())
+        self.program.capabilities()
     }
 
     fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
-        let tokens = tokens_for(input, case_flags, self.capabilities().annotations)?;
+        let tokens = self.program.tokens(input, case_flags)?;
         let result = self.result("encode", tokens.as_bytes())?;
-        if self.hex_channel() {
+        if self.program.hex_channel() {
             return parse_hex(&result)
                 .map_err(|e| EngineError::Broken(format!("result is not hexadecimal bytes: {e}")));
         }
@@ -497,15 +382,7 @@ impl Engine for Pipe {
     }
 
     fn decode(&self, input: &[u8]) -> DecodeResult {
-        let text: Vec<u8> = if self.hex_channel() {
-            input
-                .iter()
-                .flat_map(|b| format!("{b:02x}").into_bytes())
-                .collect()
-        } else {
-            input.to_vec()
-        };
-        let result = self.result("decode", &text)?;
+        let result = self.result("decode", &self.program.channel_text(input))?;
         let mut decoded = Decoded::default();
         if !result.is_empty() {
             for token in result.split(' ') {
@@ -515,10 +392,7 @@ impl Engine for Pipe {
                 decoded.flags.push(flag);
             }
         }
-        if !self.capabilities().annotations {
-            decoded.flags = CaseFlags::unset(decoded.flags.len());
-        }
-        Ok(decoded)
+        Ok(self.program.decoded(decoded))
     }
 }
 
@@ -547,7 +421,7 @@ mod tests {
         assert_eq!(decoded.code_points, [0x61, 0xE9]);
         assert_eq!(decoded.flags, [false, true]);
         // The same process answered both: one worker was kept.
-        assert_eq!(pipe.idle().len(), 1);
+        assert_eq!(pipe.idle.len(), 1);
     }
 
     #[test]

@@ -48,6 +48,68 @@ impl LengthType {
     }
 }
 
+/// Why a library could not be loaded, or lacks a function it was asked
+/// for. Its words are what `so:` says (`so:PATH: cannot load PATH: ...`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadError {
+    /// The path has a NUL byte, which `dlopen(3)` cannot take.
+    PathHasNul {
+        /// The path, as text.
+        path: String,
+    },
+    /// `dlopen(3)` failed.
+    Open {
+        /// The path, as text.
+        path: String,
+        /// What `dlerror(3)` said.
+        reason: String,
+    },
+    /// The symbols' prefix has a NUL byte.
+    PrefixHasNul {
+        /// The prefix.
+        prefix: String,
+    },
+    /// A function of a declared direction is missing.
+    NoSymbol {
+        /// The library's path, as text.
+        path: String,
+        /// The symbol's name (`PREFIXpunycode_encode` or `..._decode`).
+        symbol: String,
+        /// What `dlerror(3)` said.
+        reason: String,
+        /// Whether it is the encoding function (the hint then says how to
+        /// declare a library that only decodes).
+        encoding: bool,
+    },
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoadError::PathHasNul { path } => write!(f, "the path {path:?} contains a NUL byte"),
+            LoadError::Open { path, reason } => write!(f, "cannot load {path}: {reason}"),
+            LoadError::PrefixHasNul { prefix } => {
+                write!(f, "the prefix {prefix:?} contains a NUL")
+            }
+            LoadError::NoSymbol {
+                path,
+                symbol,
+                reason,
+                encoding,
+            } => {
+                let hint = if *encoding {
+                    "; declare --decode-only if it only decodes, or give its prefix as so:PATH:PREFIX"
+                } else {
+                    "; declare --encode-only if it only encodes, or give its prefix as so:PATH:PREFIX"
+                };
+                write!(f, "{path} has no symbol {symbol} ({reason}){hint}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
 /// Which function a call is for, with its input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Op {
@@ -171,15 +233,19 @@ impl Library {
         lengths: LengthType,
         encode: bool,
         decode: bool,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, LoadError> {
         let shown = String::from_utf8_lossy(path).into_owned();
-        let c_path =
-            CString::new(path).map_err(|_| format!("the path {shown:?} contains a NUL byte"))?;
+        let c_path = CString::new(path).map_err(|_| LoadError::PathHasNul {
+            path: shown.clone(),
+        })?;
         // SAFETY: a NUL-terminated path; RTLD_NOW so that a library with
         // unresolved symbols fails here, not in the middle of a call.
         let handle = unsafe { libc::dlopen(c_path.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
         if handle.is_null() {
-            return Err(format!("cannot load {shown}: {}", dl_error()));
+            return Err(LoadError::Open {
+                path: shown,
+                reason: dl_error(),
+            });
         }
         let mut library = Library {
             lengths,
@@ -188,30 +254,27 @@ impl Library {
             buffers: [Guarded::new(), Guarded::new(), Guarded::new()],
         };
         let (encode_name, decode_name) = symbol_names(prefix);
-        let resolve = |name: &str, hint: &str| -> Result<*mut c_void, String> {
-            let c_name =
-                CString::new(name).map_err(|_| format!("the prefix {prefix:?} contains a NUL"))?;
+        let resolve = |name: &str, encoding: bool| -> Result<*mut c_void, LoadError> {
+            let c_name = CString::new(name).map_err(|_| LoadError::PrefixHasNul {
+                prefix: prefix.to_string(),
+            })?;
             // SAFETY: a live handle and a NUL-terminated name.
             let symbol = unsafe { libc::dlsym(handle, c_name.as_ptr()) };
             if symbol.is_null() {
-                return Err(format!(
-                    "{shown} has no symbol {name} ({}){hint}",
-                    dl_error()
-                ));
+                return Err(LoadError::NoSymbol {
+                    path: shown.clone(),
+                    symbol: name.to_string(),
+                    reason: dl_error(),
+                    encoding,
+                });
             }
             Ok(symbol)
         };
         if encode {
-            library.encode = Some(resolve(
-                &encode_name,
-                "; declare --decode-only if it only decodes, or give its prefix as so:PATH:PREFIX",
-            )?);
+            library.encode = Some(resolve(&encode_name, true)?);
         }
         if decode {
-            library.decode = Some(resolve(
-                &decode_name,
-                "; declare --encode-only if it only encodes, or give its prefix as so:PATH:PREFIX",
-            )?);
+            library.decode = Some(resolve(&decode_name, false)?);
         }
         Ok(library)
     }
@@ -677,13 +740,28 @@ mod tests {
         )
         .err()
         .unwrap();
+        assert!(matches!(e, LoadError::Open { .. }), "{e:?}");
+        let e = e.to_string();
         assert!(e.contains("cannot load /nonexistent/libnothing.so"), "{e}");
         // The C library has no punycode_encode.
         let e = Library::load(b"libc.so.6", "", LengthType::Uint32, true, false)
             .err()
             .unwrap();
+        assert!(
+            matches!(&e, LoadError::NoSymbol { encoding: true, symbol, .. } if symbol == "punycode_encode"),
+            "{e:?}"
+        );
+        let e = e.to_string();
         assert!(e.contains("no symbol punycode_encode"), "{e}");
         assert!(e.contains("--decode-only"), "{e}");
-        assert!(Library::load(b"a\0b", "", LengthType::Uint32, true, true).is_err());
+        let e = Library::load(b"a\0b", "", LengthType::Uint32, true, true).err();
+        assert!(
+            matches!(&e, Some(LoadError::PathHasNul { path }) if path == "a\0b"),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.unwrap().to_string(),
+            "the path \"a\\0b\" contains a NUL byte"
+        );
     }
 }

@@ -6,22 +6,20 @@ use std::io::{self, Read};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::ExitStatusExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex, OnceLock, mpsc};
+use std::sync::{Mutex, OnceLock, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use wait_timeout::ChildExt;
 
+use super::super::line::crash_line;
+use super::super::process::{self, StderrTail};
 use super::channel::{self, Channel, Wait};
-use super::library::Raw;
-use super::wire;
+use super::library::{LoadError, Raw};
+use super::wire::{self, CallFailure};
 use super::worker::{FAULT_LINE, WORKER_ARG};
-use crate::engines::crash_line;
-
-/// The most of a worker's standard error kept (the end of it).
-const STDERR_KEPT: usize = 64 << 10;
 
 /// Why a worker gave no answer.
 pub(super) enum Failure {
@@ -34,10 +32,73 @@ pub(super) enum Failure {
     Garbled(String),
 }
 
-/// The end of a worker's standard error, read on a thread.
-#[derive(Default)]
-struct StderrLog {
-    text: Vec<u8>,
+/// Why a worker could not be started with the library loaded.
+#[derive(Debug)]
+pub enum WorkerError {
+    /// The socket pair to the worker could not be made.
+    Socket(io::Error),
+    /// The mapping shared with the worker could not be made.
+    Mapping(io::Error),
+    /// The worker's executable could not be started.
+    Spawn {
+        /// The executable.
+        exe: PathBuf,
+        /// Why.
+        error: io::Error,
+    },
+    /// Its first answer is not a Ready frame: the executable is not
+    /// punycheck, or not one that serves as a worker.
+    Garbled {
+        /// The executable.
+        exe: PathBuf,
+        /// What was wrong with the answer.
+        why: String,
+    },
+    /// Loading the library (its constructors run then) took longer than
+    /// this.
+    LoadTimedOut(Duration),
+    /// The worker died while loading the library: how, and what it said.
+    DiedLoading(String),
+    /// The library could not be loaded, or lacks a declared function.
+    NotLoaded(LoadError),
+}
+
+impl std::fmt::Display for WorkerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WorkerError::Socket(e) => write!(f, "cannot make a socket pair: {e}"),
+            WorkerError::Mapping(e) => write!(f, "cannot make a shared mapping: {e}"),
+            WorkerError::Spawn { exe, error } => {
+                write!(f, "cannot start the worker {}: {error}", exe.display())
+            }
+            WorkerError::Garbled { exe, why } => write!(
+                f,
+                "the worker's first answer is garbled ({why}): is {} punycheck?",
+                exe.display()
+            ),
+            WorkerError::LoadTimedOut(limit) => write!(
+                f,
+                "loading the library took more than {:.1} s (its constructors?)",
+                limit.as_secs_f64()
+            ),
+            WorkerError::DiedLoading(death) => {
+                write!(f, "the worker died while loading the library: {death}")
+            }
+            WorkerError::NotLoaded(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for WorkerError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            WorkerError::Socket(e)
+            | WorkerError::Mapping(e)
+            | WorkerError::Spawn { error: e, .. } => Some(e),
+            WorkerError::NotLoaded(e) => Some(e),
+            _ => None,
+        }
+    }
 }
 
 /// A running worker process.
@@ -46,8 +107,8 @@ pub(super) struct Worker {
     stream: UnixStream,
     channel: Channel,
     buffer: Vec<u8>,
-    stderr: Arc<Mutex<StderrLog>>,
-    stderr_done: mpsc::Receiver<()>,
+    /// The end of its standard error.
+    stderr: StderrTail,
 }
 
 /// Starts `command` on one thread that lives as long as the process:
@@ -64,7 +125,7 @@ fn spawn_from_keeper(command: Command) -> io::Result<Child> {
                 for (mut command, reply) in receive {
                     // Recorded, so that the orphan reaper leaves it alone
                     // and an interrupted run ends it.
-                    let _ = reply.send(crate::engines::process::spawn(&mut command));
+                    let _ = reply.send(process::spawn(&mut command));
                 }
             })
             .ok()
@@ -93,11 +154,9 @@ impl Worker {
         exe: &Path,
         setup: &wire::Setup,
         timeout: Duration,
-    ) -> Result<Self, String> {
-        let (ours, theirs) =
-            UnixStream::pair().map_err(|e| format!("cannot make a socket pair: {e}"))?;
-        let (channel, shared) =
-            Channel::create().map_err(|e| format!("cannot make a shared mapping: {e}"))?;
+    ) -> Result<Self, WorkerError> {
+        let (ours, theirs) = UnixStream::pair().map_err(WorkerError::Socket)?;
+        let (channel, shared) = Channel::create().map_err(WorkerError::Mapping)?;
         let mut command = Command::new(exe);
         command
             .arg(WORKER_ARG)
@@ -105,57 +164,31 @@ impl Worker {
             .stdin(Stdio::from(OwnedFd::from(theirs)))
             .stdout(Stdio::from(shared))
             .stderr(Stdio::piped());
-        let mut child = spawn_from_keeper(command)
-            .map_err(|e| format!("cannot start the worker {}: {e}", exe.display()))?;
-        let stderr = Arc::new(Mutex::new(StderrLog::default()));
-        let (done, stderr_done) = mpsc::channel();
-        if let Some(mut pipe) = child.stderr.take() {
-            let log = Arc::clone(&stderr);
-            thread::spawn(move || {
-                let mut chunk = [0u8; 8192];
-                while let Ok(n) = pipe.read(&mut chunk) {
-                    if n == 0 {
-                        break;
-                    }
-                    let mut log = log.lock().unwrap_or_else(|e| e.into_inner());
-                    log.text.extend_from_slice(&chunk[..n]);
-                    if log.text.len() > STDERR_KEPT * 2 {
-                        let cut = log.text.len() - STDERR_KEPT;
-                        log.text.drain(..cut);
-                    }
-                }
-                let _ = done.send(());
-            });
-        }
+        let mut child = spawn_from_keeper(command).map_err(|error| WorkerError::Spawn {
+            exe: exe.to_path_buf(),
+            error,
+        })?;
+        let stderr = StderrTail::start(child.stderr.take().expect("stderr is piped"));
         let mut worker = Worker {
             child,
             stream: ours,
             channel,
             buffer: Vec::new(),
             stderr,
-            stderr_done,
+        };
+        let garbled = |why: String| WorkerError::Garbled {
+            exe: exe.to_path_buf(),
+            why,
         };
         match worker.exchange(&wire::setup_body(setup), timeout) {
             Ok(body) => match wire::parse_ready(&body) {
                 Ok(Ok(())) => Ok(worker),
-                Ok(Err(why)) => Err(why),
-                Err(e) => Err(format!(
-                    "the worker's first answer is garbled ({e}): is {} punycheck?",
-                    exe.display()
-                )),
+                Ok(Err(why)) => Err(WorkerError::NotLoaded(why)),
+                Err(e) => Err(garbled(e.to_string())),
             },
-            Err(Failure::TimedOut) => Err(format!(
-                "loading the library took more than {:.1} s (its constructors?)",
-                timeout.as_secs_f64()
-            )),
-            Err(Failure::Died) => Err(format!(
-                "the worker died while loading the library: {}",
-                worker.death()
-            )),
-            Err(Failure::Garbled(why)) => Err(format!(
-                "the worker's first answer is garbled ({why}): is {} punycheck?",
-                exe.display()
-            )),
+            Err(Failure::TimedOut) => Err(WorkerError::LoadTimedOut(timeout)),
+            Err(Failure::Died) => Err(WorkerError::DiedLoading(worker.death())),
+            Err(Failure::Garbled(why)) => Err(garbled(why)),
         }
     }
 
@@ -165,10 +198,10 @@ impl Worker {
         &mut self,
         body: &[u8],
         allowed: Duration,
-    ) -> Result<Result<Raw, String>, Failure> {
+    ) -> Result<Result<Raw, CallFailure>, Failure> {
         let end = Instant::now() + allowed;
         if let Err(e) = self.channel.send(body, channel::REQUEST) {
-            return Ok(Err(format!("cannot send the call: {e}")));
+            return Ok(Err(CallFailure::NotSent(e.to_string())));
         }
         let socket = self.stream.as_raw_fd();
         match self
@@ -182,13 +215,13 @@ impl Worker {
             }
             Wait::Gone => return Err(Failure::Died),
         }
-        let parsed = self
-            .channel
-            .receive()
-            .and_then(|reply| wire::parse_raw(&reply));
-        parsed.map_err(|e| {
+        let parsed = match self.channel.receive() {
+            Ok(reply) => wire::parse_raw(&reply).map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        parsed.map_err(|why| {
             self.kill();
-            Failure::Garbled(e.to_string())
+            Failure::Garbled(why)
         })
     }
 
@@ -247,7 +280,7 @@ impl Worker {
     }
 
     fn kill(&mut self) {
-        crate::engines::process::end(&mut self.child);
+        process::end(&mut self.child);
     }
 
     /// Why the worker died, for a crash finding: how it ended, and the line
@@ -261,11 +294,8 @@ impl Worker {
                 None
             }
         };
-        let _ = self.stderr_done.recv_timeout(Duration::from_secs(1));
-        let text = {
-            let log = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
-            String::from_utf8_lossy(&log.text).into_owned()
-        };
+        self.stderr.ended_within(Duration::from_secs(1));
+        let text = self.stderr.text();
         let how = match status {
             Some(s) if s.signal().is_some() => {
                 let signal = s.signal().unwrap_or(0);

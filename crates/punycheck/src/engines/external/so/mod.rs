@@ -61,19 +61,20 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-pub use library::LengthType;
+use super::StartError;
+use super::attempt::{Deadline, Missed, Pool, ask_twice, cores};
+
 use library::{Call, Library, Op, Outcome, Raw};
+pub use library::{LengthType, LoadError};
+pub use process::WorkerError;
 use process::{Failure, Worker};
 pub use worker::{FAULT_LINE, WORKER_ARG, worker_entry};
 
-use super::{
+use crate::engines::{
     Capabilities, CodePointDomain, Declaration, DecodeResult, Directions, EncodeResult, Engine,
     EngineError, ErrorDetail, PunycodeInput,
 };
 use crate::punycode::{CaseFlags, Decoded, ErrorKind, MAX_DELTA_DIGITS};
-
-/// How much longer the second try of a call that timed out may take.
-const RETRY_FACTOR: u32 = 4;
 
 /// The least time a worker is given to start and load the library.
 const SETUP_TIME: Duration = Duration::from_secs(30);
@@ -97,22 +98,25 @@ fn is_prefix(text: &str) -> bool {
 
 impl SoSpec {
     /// Parses `PATH[:PREFIX][:lengths=uint32|size_t]`.
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, StartError> {
         let mut rest = text;
         let mut lengths = None;
         let mut prefix = None;
         while let Some((head, last)) = rest.rsplit_once(':') {
             if let Some(name) = last.strip_prefix("lengths=") {
                 if lengths.is_some() {
-                    return Err(format!("so:{text}: lengths= is given twice"));
+                    return Err(StartError::LengthsTwice {
+                        spec: text.to_string(),
+                    });
                 }
                 lengths = Some(match name {
                     "uint32" | "punycode_uint" => LengthType::Uint32,
                     "size_t" => LengthType::SizeT,
                     _ => {
-                        return Err(format!(
-                            "so:{text}: unknown length type {name:?} (lengths=uint32, the RFC's punycode_uint, or lengths=size_t, as GNU libidn 1.x)"
-                        ));
+                        return Err(StartError::UnknownLengthType {
+                            spec: text.to_string(),
+                            name: name.to_string(),
+                        });
                     }
                 });
             } else if prefix.is_none() && is_prefix(last) {
@@ -123,10 +127,7 @@ impl SoSpec {
             rest = head;
         }
         if rest.is_empty() {
-            return Err(
-                "so: needs the path of a shared library, e.g. so:./libmypuny.so or so:libidn.so.12:lengths=size_t"
-                    .into(),
-            );
+            return Err(StartError::NoLibrary);
         }
         Ok(SoSpec {
             path: PathBuf::from(rest),
@@ -344,8 +345,8 @@ pub struct So {
     declaration: Declaration,
     timeout: Duration,
     worker: PathBuf,
-    deadline: Mutex<Option<Instant>>,
-    idle: Mutex<Vec<Worker>>,
+    deadline: Deadline,
+    idle: Pool<Worker>,
 }
 
 impl std::fmt::Debug for So {
@@ -369,7 +370,7 @@ impl So {
         declaration: Declaration,
         timeout: Duration,
         worker: PathBuf,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, StartError> {
         let parsed = SoSpec::parse(spec)?;
         let so = So {
             name: format!("so:{spec}"),
@@ -377,20 +378,19 @@ impl So {
             declaration,
             timeout,
             worker,
-            deadline: Mutex::new(None),
-            idle: Mutex::new(Vec::new()),
+            deadline: Deadline::default(),
+            idle: Pool::new(),
         };
-        let first = so.start().map_err(|e| format!("{}: {e}", so.name))?;
-        so.idle_workers().push(first);
+        let first = so.start().map_err(|error| StartError::Worker {
+            name: so.name.clone(),
+            error,
+        })?;
+        so.idle.put(first);
         Ok(so)
     }
 
-    fn idle_workers(&self) -> std::sync::MutexGuard<'_, Vec<Worker>> {
-        self.idle.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     /// Starts a worker and has it load the library.
-    fn start(&self) -> Result<Worker, String> {
+    fn start(&self) -> Result<Worker, WorkerError> {
         let directions = self.capabilities().directions;
         let setup = wire::Setup {
             path: self.spec.path.as_os_str().as_encoded_bytes().to_vec(),
@@ -410,14 +410,13 @@ impl So {
     /// prefix's functions), and the message says so. Every other wrong
     /// answer, a crash or a hang included, is left for the check to find
     /// and minimize.
-    pub fn probe(&self) -> Result<(), String> {
+    pub fn probe(&self) -> Result<(), StartError> {
         let directions = self.capabilities().directions;
-        let refused = |what: &str, e: &EngineError| {
-            format!(
-                "{} refused the probe {what} ({e}), which every Punycode implementation accepts: check that it has Appendix C's signatures with {} lengths (so:PATH:lengths=size_t for size_t, as GNU libidn 1.x)",
-                self.name,
-                self.spec.lengths.name()
-            )
+        let refused = |question, error| StartError::LibraryRefused {
+            name: self.name.clone(),
+            question,
+            error,
+            lengths: self.spec.lengths,
         };
         // With exactly the room the answer needs, never one less: a refusal
         // there is what this looks for.
@@ -429,14 +428,14 @@ impl So {
         if directions.encodes()
             && let Err(e @ EngineError::Rejected(_)) = plain(encode_call(&[0x61, 0xE9], None))
         {
-            return Err(refused("to encode u+0061 u+00E9", &e));
+            return Err(refused("to encode u+0061 u+00E9", e));
         }
         let caps = self.capabilities();
         if directions.decodes()
             && let Err(e @ EngineError::Rejected(_)) =
                 plain(decode_call(b"a-bga", caps.annotations, caps.domain))
         {
-            return Err(refused("to decode a-bga", &e));
+            return Err(refused("to decode a-bga", e));
         }
         Ok(())
     }
@@ -445,48 +444,35 @@ impl So {
     /// answer in time, once more in a new worker with a longer limit.
     fn run(&self, call: &Call) -> Result<Raw, EngineError> {
         let body = wire::call_body(call);
-        let deadline = *self.deadline.lock().unwrap_or_else(|e| e.into_inner());
-        let mut limit = self.timeout;
-        for attempt in 0..2 {
-            let allowed = match deadline {
-                Some(end) => limit.min(end.saturating_duration_since(Instant::now())),
-                None => limit,
-            };
-            if allowed.is_zero() {
-                return Err(EngineError::Cancelled);
-            }
-            let popped = self.idle_workers().pop();
-            let mut worker = match popped {
-                Some(worker) => worker,
-                None => self
-                    .start()
-                    .map_err(|e| EngineError::Broken(format!("cannot start a new worker: {e}")))?,
-            };
-            match worker.ask(&body, allowed) {
-                Ok(Ok(raw)) => {
-                    self.idle_workers().push(worker);
-                    return Ok(raw);
+        ask_twice(
+            self.timeout,
+            &self.deadline,
+            " (worker killed)",
+            |allowed| {
+                let mut worker = self.idle.take_or_start(|| {
+                    self.start().map_err(|e| {
+                        Missed::Failed(EngineError::Broken(format!(
+                            "cannot start a new worker: {e}"
+                        )))
+                    })
+                })?;
+                match worker.ask(&body, allowed) {
+                    Ok(Ok(raw)) => {
+                        self.idle.put(worker);
+                        Ok(raw)
+                    }
+                    Ok(Err(why)) => {
+                        self.idle.put(worker);
+                        Err(Missed::Failed(EngineError::Broken(why.to_string())))
+                    }
+                    Err(Failure::Died) => Err(Missed::Failed(EngineError::Crashed(worker.death()))),
+                    Err(Failure::Garbled(why)) => Err(Missed::Failed(EngineError::Broken(
+                        format!("the worker's answer is garbled ({why})"),
+                    ))),
+                    Err(Failure::TimedOut) => Err(Missed::TimedOut(String::new())),
                 }
-                Ok(Err(why)) => {
-                    self.idle_workers().push(worker);
-                    return Err(EngineError::Broken(why));
-                }
-                Err(Failure::Died) => return Err(EngineError::Crashed(worker.death())),
-                Err(Failure::Garbled(why)) => {
-                    return Err(EngineError::Broken(format!(
-                        "the worker's answer is garbled ({why})"
-                    )));
-                }
-                Err(Failure::TimedOut) if allowed < limit => return Err(EngineError::Cancelled),
-                Err(Failure::TimedOut) if attempt == 0 => limit = self.timeout * RETRY_FACTOR,
-                Err(Failure::TimedOut) => {}
-            }
-        }
-        Err(EngineError::Hung(format!(
-            "no answer within {:.1} s, nor within {:.1} s when asked again (worker killed)",
-            self.timeout.as_secs_f64(),
-            limit.as_secs_f64()
-        )))
+            },
+        )
     }
 }
 
@@ -498,11 +484,11 @@ impl Engine for So {
     fn workers(&self) -> usize {
         // Each question keeps two processes busy (the harness thread and
         // its worker, both spinning for their turn): one per two cores.
-        std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
+        cores().map_or(1, |n| (n / 2).max(1))
     }
 
     fn set_deadline(&self, deadline: Option<Instant>) {
-        *self.deadline.lock().unwrap_or_else(|e| e.into_inner()) = deadline;
+        self.deadline.set(deadline);
     }
 
     fn capabilities(&self) -> Capabilities {
@@ -541,7 +527,7 @@ impl std::fmt::Debug for InProcess {
 impl InProcess {
     /// Loads the library of `spec` (the text after `so:`) into this
     /// process, resolving the functions of the declared directions.
-    pub fn load(spec: &str, declaration: Declaration) -> Result<Self, String> {
+    pub fn load(spec: &str, declaration: Declaration) -> Result<Self, StartError> {
         let parsed = SoSpec::parse(spec)?;
         let directions = capabilities(&declaration).directions;
         let library = Library::load(
@@ -550,7 +536,8 @@ impl InProcess {
             parsed.lengths,
             directions.encodes(),
             directions.decodes(),
-        )?;
+        )
+        .map_err(StartError::Load)?;
         Ok(InProcess {
             name: format!("so:{spec}"),
             declaration,
@@ -729,7 +716,18 @@ mod tests {
         )
         .unwrap_err();
         assert!(
-            e.contains("cannot start the worker /nonexistent/punycheck"),
+            matches!(
+                &e,
+                StartError::Worker {
+                    error: WorkerError::Spawn { .. },
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        let e = e.to_string();
+        assert!(
+            e.starts_with("so:./lib.so: cannot start the worker /nonexistent/punycheck: "),
             "{e}"
         );
         assert!(SoSpec::parse("").is_err());

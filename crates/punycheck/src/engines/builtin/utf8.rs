@@ -5,11 +5,11 @@
 //! UTF-8 has no case flags: both declare no annotations and decode with
 //! every flag `false`.
 
-use super::{
+use crate::codec::Codec;
+use crate::engines::{
     Capabilities, CodePointDomain, DecodeResult, Deviation, EncodeResult, Engine, EngineError,
     ErrorDetail, PunycodeInput,
 };
-use crate::codec::Codec;
 use crate::punycode::{CaseFlags, Decoded, ErrorKind};
 use crate::utf8::{self, Mode};
 use crate::vocabulary::Expected;

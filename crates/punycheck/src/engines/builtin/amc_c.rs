@@ -1,13 +1,13 @@
 //! The AMC-ACE-Z draft's Appendix C, through the safe wrapper of
 //! [`crate::c_reference::amc_ace_z`].
 
-use super::{
-    Capabilities, CodePointDomain, DecodeResult, Deviation, EncodeResult, Engine, EngineError,
-    ErrorDetail, PunycodeInput,
-};
 use crate::c_reference::CError;
 use crate::c_reference::amc_ace_z::{self, MAX_DECODE_INPUT, MAX_ENCODE_INPUT};
 use crate::codec::Codec;
+use crate::engines::{
+    Capabilities, CodePointDomain, DecodeResult, Deviation, EncodeResult, Engine, EngineError,
+    ErrorDetail, PunycodeInput,
+};
 use crate::vocabulary::Expected;
 use crate::vocabulary::Request;
 

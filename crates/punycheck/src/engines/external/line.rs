@@ -1,0 +1,499 @@
+//! What `exec:` and `pipe:` programs both speak: the convention of the RFC
+//! 3492 Appendix C test wrapper, and the program behind it.
+//!
+//! - Questions: code points as `u+XXXX`/`U+XXXX` tokens (`U` sets the
+//!   uppercase flag, [`tokens_for`]); the encoded form as a line of
+//!   printable ASCII, or as lowercase hexadecimal for UTF-8, whose encoded
+//!   form is bytes ([`Program::channel_text`]).
+//! - Answers: the same tokens ([`parse_token`]) and text; failures as the
+//!   wrapper's messages (`invalid input`, `arithmetic overflow`, `input or
+//!   output is too large...`, `failed...`: [`convention_error`]).
+//! - A program that dies says why on one line of its standard error
+//!   ([`crash_line`]: a sanitizer's summary, a panic, a traceback, a Perl
+//!   `die`, a Ruby exception...).
+//! - A probe ([`probe`]) asks trivial questions first, to show that the
+//!   program starts and speaks the convention at all.
+//!
+//! How each carries a question (a process per question, or lines on a
+//! persistent pipe) is theirs: [`super::exec`], [`super::pipe`].
+
+use std::process::{Child, Command, Stdio};
+
+use super::{StartError, process};
+use crate::codec::Codec;
+use crate::engines::{
+    Capabilities, CodePointDomain, Declaration, Directions, Engine, EngineError, ErrorDetail,
+    PunycodeInput,
+};
+use crate::punycode::{CaseFlags, Decoded, ErrorKind};
+use crate::vocabulary::{CodePoints, excerpt, quoted};
+
+/// A program under test, as `exec:` and `pipe:` know it: its name, its
+/// words, the codec it implements and what it is declared to support.
+#[derive(Debug)]
+pub(super) struct Program {
+    /// `exec:COMMAND` or `pipe:COMMAND`.
+    pub name: String,
+    /// The codec it implements.
+    pub codec: Codec,
+    /// The command, split into words.
+    pub argv: Vec<String>,
+    /// What the user declares it supports.
+    pub declaration: Declaration,
+}
+
+impl Program {
+    /// Parses `command` into words the way a POSIX shell would (quotes and
+    /// backslashes, no expansion), for `scheme` (`exec` or `pipe`);
+    /// `example` is a command shown when there is none.
+    pub fn new(
+        scheme: &'static str,
+        command: &str,
+        example: &'static str,
+        declaration: Declaration,
+    ) -> Result<Self, StartError> {
+        let argv = shell_words::split(command).map_err(|error| StartError::Unsplittable {
+            command: command.to_string(),
+            error,
+        })?;
+        if argv.is_empty() {
+            return Err(StartError::NoCommand { scheme, example });
+        }
+        Ok(Program {
+            name: format!("{scheme}:{command}"),
+            codec: Codec::Punycode,
+            argv,
+            declaration,
+        })
+    }
+
+    /// Makes it a program for `codec`: codecs without annotations never
+    /// send flags.
+    pub fn set_codec(&mut self, codec: Codec) {
+        self.codec = codec;
+        if !codec.has_annotations() {
+            self.declaration.annotations = Some(false);
+        }
+    }
+
+    /// Whether the encoded form crosses the channel as hexadecimal.
+    pub fn hex_channel(&self) -> bool {
+        self.codec == Codec::Utf8
+    }
+
+    /// What it supports: everything RFC 3492 asks, with annotations, over
+    /// the convention's channel (a printable-ASCII line, or hexadecimal
+    /// bytes for UTF-8), with its declaration laid over it.
+    pub fn capabilities(&self) -> Capabilities {
+        let own = Capabilities {
+            domain: CodePointDomain::U32,
+            annotations: true,
+            errors: ErrorDetail::Kinds,
+            punycode_input: if self.hex_channel() {
+                PunycodeInput::Bytes
+            } else {
+                PunycodeInput::PrintableLine
+            },
+            max_encode_input: None,
+            max_decode_input: None,
+            bound_answers: Default::default(),
+            directions: Directions::Both,
+            deviations: &[],
+        };
+        self.declaration.apply(own)
+    }
+
+    /// Whether its failures say their kind (not declared
+    /// `--errors failure-only`).
+    pub fn says_kinds(&self) -> bool {
+        self.capabilities().errors == ErrorDetail::Kinds
+    }
+
+    /// The tokens that ask it to encode `input` ([`tokens_for`]).
+    pub fn tokens(
+        &self,
+        input: &[u32],
+        case_flags: Option<&[bool]>,
+    ) -> Result<String, EngineError> {
+        tokens_for(input, case_flags, self.capabilities().annotations)
+    }
+
+    /// Encoded text as it crosses the channel: as it is, or as lowercase
+    /// hexadecimal for UTF-8.
+    pub fn channel_text(&self, encoded: &[u8]) -> Vec<u8> {
+        if self.hex_channel() {
+            const DIGITS: &[u8; 16] = b"0123456789abcdef";
+            let mut text = Vec::with_capacity(encoded.len() * 2);
+            for &b in encoded {
+                text.push(DIGITS[usize::from(b >> 4)]);
+                text.push(DIGITS[usize::from(b & 0xF)]);
+            }
+            text
+        } else {
+            encoded.to_vec()
+        }
+    }
+
+    /// A decoded answer, its flags dropped when it has no annotations.
+    pub fn decoded(&self, mut decoded: Decoded) -> Decoded {
+        if !self.capabilities().annotations {
+            decoded.flags = CaseFlags::unset(decoded.flags.len());
+        }
+        decoded
+    }
+
+    /// Starts it with `args` after its own words, its three standard
+    /// streams piped, in a process group of its own ([`process::spawn`]:
+    /// so that a hang is ended with everything it started, and an
+    /// interrupted check ends it too).
+    pub fn spawn(&self, args: &[&str]) -> Result<Child, EngineError> {
+        process::spawn(
+            Command::new(&self.argv[0])
+                .args(&self.argv[1..])
+                .args(args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped()),
+        )
+        .map_err(|e| EngineError::Broken(format!("cannot start {:?}: {e}", self.argv[0])))
+    }
+}
+
+/// The most a program may print on either stream before it counts as broken
+/// (256 MiB: a decoding of 10^7 code points, printed one `u+XXXXXX` line
+/// each, is about 100 MiB).
+pub(super) const MAX_OUTPUT: u64 = 256 << 20;
+
+/// What a failure message of the convention says (`invalid input`,
+/// `arithmetic overflow`, `input or output is too large...`, `failed...`);
+/// `None` for any other message. Without `kinds` (a program declared
+/// `--errors failure-only`) every failure is one without a kind. What a
+/// program says after `failed` (`failed: Illegal char found`) is kept,
+/// bounded, to be shown ([`EngineError::Failed`]).
+pub(super) fn convention_error(message: &str, kinds: bool) -> Option<EngineError> {
+    let kind = |kind| Some(EngineError::Rejected(kinds.then_some(kind)));
+    if message.contains("invalid input") {
+        kind(ErrorKind::BadInput)
+    } else if message.contains("arithmetic overflow") {
+        kind(ErrorKind::Overflow)
+    } else if message.contains("input or output is too large") {
+        Some(EngineError::Limit(excerpt(message)))
+    } else if let Some(rest) = message.strip_prefix("failed") {
+        let why = rest.strip_prefix(':').unwrap_or(rest).trim();
+        Some(if why.is_empty() {
+            EngineError::Rejected(None)
+        } else {
+            EngineError::Failed(excerpt(why))
+        })
+    } else {
+        None
+    }
+}
+
+/// Asks `engine` trivial questions (encode u+0061 u+00E9, decode what the
+/// codec's reference encodes that to, `a-bga` for Punycode), only in the
+/// directions it declares, to show that it starts and answers in
+/// `convention`; the message says what went wrong. Wrong answers are left
+/// for the check to find and minimize: only a program that cannot be asked
+/// at all fails here.
+pub(super) fn probe(engine: &dyn Engine, convention: &'static str) -> Result<(), StartError> {
+    let name = || engine.name().to_string();
+    let refused = |question: String, error: &EngineError| {
+        let why = match error {
+            EngineError::Rejected(Some(kind)) => kind.name().to_string(),
+            EngineError::Failed(why) => format!("failed, saying {why:?}"),
+            _ => "no reason".to_string(),
+        };
+        StartError::Refused {
+            name: name(),
+            question,
+            why,
+            convention,
+        }
+    };
+    let failed = |verb, error| StartError::ProbeFailed {
+        name: name(),
+        verb,
+        error,
+    };
+    let directions = engine.capabilities().directions;
+    if directions.encodes() {
+        match engine.encode(&[0x61, 0xE9], None) {
+            Ok(_) => {}
+            Err(e @ (EngineError::Rejected(_) | EngineError::Failed(_))) => {
+                return Err(refused("to encode u+0061 u+00E9".into(), &e));
+            }
+            Err(e) => return Err(failed("encode", e)),
+        }
+    }
+    if !directions.decodes() {
+        return Ok(());
+    }
+    let probe = crate::engines::reference_for(engine.codec())
+        .and_then(|reference| reference.encode(&[0x61, 0xE9], None).ok())
+        .unwrap_or_else(|| b"a-".to_vec());
+    let shown = String::from_utf8_lossy(&probe).into_owned();
+    match engine.decode(&probe) {
+        Ok(_) => Ok(()),
+        Err(e @ (EngineError::Rejected(_) | EngineError::Failed(_))) => {
+            Err(refused(format!("to decode {shown}"), &e))
+        }
+        Err(e) => Err(failed("decode", e)),
+    }
+}
+
+/// The line of a dying program's standard error that says why, whole up
+/// to [`crate::vocabulary::excerpt::EXCERPT_BYTES`] ([`excerpt()`]): a
+/// sanitizer's `SUMMARY:` line, a Rust panic's first line with its
+/// message, the last line of a Python traceback, a Java exception's line,
+/// a Perl `die` (`MESSAGE at FILE line N.`), a Ruby uncaught exception
+/// (`FILE:LINE:in 'METHOD': MESSAGE (CLASS)`); `None` when it does not
+/// look like a crash. A message of the convention (`invalid input`,
+/// `failed: ...`) is never one, even when it quotes a location.
+pub fn crash_line(stderr: &str) -> Option<String> {
+    whole_crash_line(stderr).map(|line| excerpt(&line))
+}
+
+/// [`crash_line`], whole.
+fn whole_crash_line(stderr: &str) -> Option<String> {
+    let lines: Vec<&str> = stderr.lines().map(str::trim_end).collect();
+    let first = lines.first().copied().unwrap_or("");
+    let convention = [
+        "invalid input",
+        "arithmetic overflow",
+        "input or output is too large",
+        "failed",
+    ];
+    if !convention.iter().any(|m| first.starts_with(m))
+        && (perl_die(first) || ruby_exception(&lines))
+    {
+        return Some(first.to_string());
+    }
+    if let Some(summary) = lines.iter().find(|l| l.starts_with("SUMMARY:")) {
+        return Some(summary.to_string());
+    }
+    if let Some(k) = lines.iter().position(|l| l.contains("panicked at")) {
+        // Since Rust 1.73 the message is on the line after the location.
+        let message = lines
+            .get(k + 1)
+            .filter(|m| !m.is_empty() && !m.starts_with("note:"));
+        return Some(match message {
+            Some(m) => format!("{} {m}", lines[k]),
+            None => lines[k].to_string(),
+        });
+    }
+    if lines
+        .iter()
+        .any(|l| l.starts_with("Traceback (most recent call last)"))
+    {
+        return lines
+            .iter()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .map(|l| l.to_string());
+    }
+    if let Some(line) = lines.iter().find(|l| l.starts_with("Exception in thread")) {
+        let cause = lines
+            .iter()
+            .rev()
+            .find(|l| l.trim_start().starts_with("Caused by:"));
+        return Some(match cause {
+            Some(c) => format!("{line} ({})", c.trim()),
+            None => line.to_string(),
+        });
+    }
+    lines
+        .iter()
+        .find(|l| {
+            l.contains("Segmentation fault")
+                || l.contains("core dumped")
+                || l.starts_with("==") && l.contains("ERROR: AddressSanitizer")
+        })
+        .map(|l| l.to_string())
+}
+
+/// Whether `line` is what Perl's `die` prints for a message without a
+/// newline: `MESSAGE at FILE line N.`, or `MESSAGE at FILE line N, <FH>
+/// line M.` (`chunk M` when `$/` is not a newline) while a file is read.
+fn perl_die(line: &str) -> bool {
+    let Some(body) = line.strip_suffix('.') else {
+        return false;
+    };
+    // Without the optional ", <FH> line M" / ", <FH> chunk M".
+    let body = match body.rsplit_once(", <") {
+        Some((before, handle)) => {
+            let read = handle
+                .split_once("> line ")
+                .or_else(|| handle.split_once("> chunk "));
+            match read {
+                Some((name, n)) if is_number(n) && !name.is_empty() && !name.contains(' ') => {
+                    before
+                }
+                _ => return false,
+            }
+        }
+        None => body,
+    };
+    let Some((message, location)) = body.rsplit_once(" at ") else {
+        return false;
+    };
+    let Some((file, n)) = location.rsplit_once(" line ") else {
+        return false;
+    };
+    !message.trim().is_empty() && !file.is_empty() && !file.contains(' ') && is_number(n)
+}
+
+/// Whether `lines` start the way Ruby reports an uncaught exception:
+/// `FILE:LINE:in 'METHOD': MESSAGE (CLASS)` (a backquote before the
+/// method before Ruby 3.4), then the backtrace, each line `\tfrom ...`.
+fn ruby_exception(lines: &[&str]) -> bool {
+    let Some(first) = lines.first() else {
+        return false;
+    };
+    let Some((place, rest)) = first
+        .split_once(":in `")
+        .or_else(|| first.split_once(":in '"))
+    else {
+        return false;
+    };
+    // The file may hold a colon itself (`<internal:pack>`).
+    let Some((file, n)) = place.rsplit_once(':') else {
+        return false;
+    };
+    let Some((method, message)) = rest.split_once("': ") else {
+        return false;
+    };
+    let class = message
+        .strip_suffix(')')
+        .and_then(|m| m.rsplit_once(" ("))
+        .map(|(_, class)| class);
+    let named = class.is_some_and(|c| {
+        c.starts_with(|ch: char| ch.is_ascii_uppercase())
+            && c.chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == ':' || ch == '_')
+    });
+    let traced = lines.get(1).is_none_or(|l| l.starts_with("\tfrom "));
+    !file.is_empty() && is_number(n) && !method.is_empty() && named && traced
+}
+
+fn is_number(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Parses one `u+XXXX`/`U+XXXX` token with 4 to 8 hexadecimal digits: the
+/// code point and its flag.
+pub(super) fn parse_token(token: &str) -> Result<(u32, bool), String> {
+    let hex = token.get(2..).unwrap_or("");
+    let good = (4..=8).contains(&hex.len()) && hex.bytes().all(|b| b.is_ascii_hexdigit());
+    CodePoints::parse(token)
+        .ok()
+        .filter(|c| good && c.values.len() == 1)
+        .map(|c| (c.values[0], c.flags[0]))
+        .ok_or_else(|| format!("{} is not u+XXXX or U+XXXX", quoted(token.as_bytes())))
+}
+
+/// The `u+XXXX`/`U+XXXX` tokens that ask to encode `input`, separated by
+/// single spaces.
+///
+/// The convention always carries flags. Without flags the RFC leaves ASCII
+/// as it is and makes every digit lowercase: flags that say "uppercase"
+/// exactly for uppercase ASCII letters give the same output from a program
+/// that does flags, and nothing changes for one that ignores them. So they
+/// are sent for a program declared without annotations too.
+pub(super) fn tokens_for(
+    input: &[u32],
+    case_flags: Option<&[bool]>,
+    annotations: bool,
+) -> Result<String, EngineError> {
+    let flags: Vec<bool> = match case_flags {
+        Some(flags) if annotations => flags.to_vec(),
+        Some(_) => {
+            return Err(EngineError::Unsupported(
+                "no annotation support declared".into(),
+            ));
+        }
+        None => input
+            .iter()
+            .map(|&cp| u8::try_from(cp).is_ok_and(|b| b.is_ascii_uppercase()))
+            .collect(),
+    };
+    Ok(CodePoints {
+        values: input.to_vec(),
+        flags,
+    }
+    .to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Standard error of real adapters (adapters/perl, adapters/ruby),
+    /// as they printed it.
+    #[test]
+    fn perl_and_ruby_deaths_are_crashes() {
+        let crashes = [
+            // Net::IDN::Punycode XS, decode c705263y.
+            "Use of code point 0xFFFFFFFFC6FA4E95 is not allowed; the permissible max is 0x7FFFFFFFFFFFFFFF at adapters/perl/net_idn_punycode.pl line 68, <STDIN> chunk 1.\n",
+            // Net::IDN::Punycode::PP, decode a-aaa-aaaaaaaaaaaa-uu.
+            "Illegal division by zero at /usr/lib/x86_64-linux-gnu/perl5/5.36/Net/IDN/Punycode/PP.pm line 45, <STDIN> chunk 1.\n",
+            "Died at prog.pl line 3.\n",
+            // Addressable, decode ww902716a.
+            "<internal:pack>:144:in `pack': pack(U): value out of range (RangeError)\n\tfrom /usr/share/rubygems-integration/all/gems/addressable-2.8.1/lib/addressable/idna/pure.rb:624:in `punycode_decode'\n\tfrom adapters/ruby/punycode_rb.rb:52:in `impl_decode'\n",
+            // SimpleIDN, decode a-rc4g.
+            "/usr/share/rubygems-integration/all/gems/simpleidn-0.1.1/lib/simpleidn.rb:125:in `chr': invalid codepoint 0xD800 in UTF-8 (RangeError)\n\tfrom /usr/share/rubygems-integration/all/gems/simpleidn-0.1.1/lib/simpleidn.rb:125:in `block in decode'\n",
+            // Ruby 3.4 quotes the method with ' and names its class.
+            "x.rb:1:in 'Integer#chr': 1114112 out of char range (RangeError)\n\tfrom x.rb:1:in '<main>'\n",
+        ];
+        for stderr in crashes {
+            assert_eq!(
+                crash_line(stderr).as_deref(),
+                stderr.lines().next(),
+                "{stderr:?}"
+            );
+        }
+        let conventional = [
+            "invalid input\n",
+            "arithmetic overflow\n",
+            "failed: incomplete encoded code point in decode_punycode\n",
+            "failed: invalid code point\n",
+            // A convention message that quotes a Perl location.
+            "failed: invalid digit at /usr/share/perl5/Net/IDN/Punycode/PP.pm line 88, <STDIN> chunk 1.\n",
+            "input or output is too large, recompile with larger limits\n",
+            // Looks like a location, is not a die.
+            "see the manual at page line\n",
+            "value at x line 3 (approximately).\n",
+            "a.rb:12:in `m': no class given\n",
+        ];
+        for stderr in conventional {
+            assert_eq!(crash_line(stderr), None, "{stderr:?}");
+        }
+    }
+
+    #[test]
+    fn a_failure_keeps_its_own_words_but_not_its_kind() {
+        for kinds in [true, false] {
+            assert_eq!(
+                convention_error("failed: Illegal char found", kinds),
+                Some(EngineError::Failed("Illegal char found".into()))
+            );
+            for bare in ["failed", "failed:", "failed:  "] {
+                assert_eq!(
+                    convention_error(bare, kinds),
+                    Some(EngineError::Rejected(None))
+                );
+            }
+        }
+        let long = format!("failed: {}", "y".repeat(100_000));
+        let Some(EngineError::Failed(why)) = convention_error(&long, false) else {
+            panic!("a failure");
+        };
+        assert!(why.ends_with("y… (100,000 bytes in all)"), "{why}");
+        let Some(EngineError::Limit(why)) =
+            convention_error(&format!("input or output is too large{long}"), true)
+        else {
+            panic!("a limit");
+        };
+        assert!(why.len() < 400, "{why}");
+    }
+}
