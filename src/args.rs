@@ -4,7 +4,7 @@
 
 use std::ffi::OsString;
 
-use crate::commands::{self, EXIT_STATUS};
+use crate::commands::EXIT_STATUS;
 use crate::config::{self, Format};
 use clap::{Parser, Subcommand};
 use punycheck::codec::Codec;
@@ -88,7 +88,7 @@ pub(crate) struct DeclArgs {
     /// answer or so: call that takes longer is asked once more with four
     /// times as long before it counts as a hang; a built-in's answer to
     /// encode or decode is abandoned.
-    #[arg(long, value_name = "SECONDS", value_parser = commands::parse_timeout, allow_negative_numbers = true)]
+    #[arg(long, value_name = "SECONDS", value_parser = config::parse_timeout, allow_negative_numbers = true)]
     pub(crate) timeout: Option<f64>,
     /// How many questions an exec: or pipe: program is asked at once, each
     /// in a process of its own (default: pipe: one per core, exec: two per
@@ -243,7 +243,7 @@ pub(crate) struct DiffArgs {
     #[arg(long, conflicts_with = "seconds")]
     pub(crate) cases: Option<u64>,
     /// Or: how long to run, in seconds.
-    #[arg(long, value_parser = commands::parse_seconds, allow_negative_numbers = true)]
+    #[arg(long, value_parser = config::parse_seconds, allow_negative_numbers = true)]
     pub(crate) seconds: Option<f64>,
     #[command(flatten)]
     pub(crate) declared: DeclArgs,
@@ -262,7 +262,7 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) config: Option<String>,
     /// How long to run in all, in seconds (default 30).
-    #[arg(long, value_parser = commands::parse_seconds, allow_negative_numbers = true)]
+    #[arg(long, value_parser = config::parse_seconds, allow_negative_numbers = true)]
     pub(crate) seconds: Option<f64>,
     /// Also stop after this many generated requests (for a run that is
     /// the same on any machine).
@@ -302,7 +302,7 @@ pub(crate) struct CheckArgs {
     /// The cost probe's budget: an input inside the declaration answered
     /// after more than this many seconds, twice, is a `slow` cause
     /// (default 1).
-    #[arg(long, value_name = "SECONDS", value_parser = commands::parse_timeout, allow_negative_numbers = true)]
+    #[arg(long, value_name = "SECONDS", value_parser = config::parse_timeout, allow_negative_numbers = true)]
     pub(crate) cost_budget: Option<f64>,
     /// The cost probe's longest input, in code points (to encode) or bytes
     /// (to decode); sizes double from 64 up to it (default 65536).
@@ -331,7 +331,7 @@ pub(crate) struct ReproArgs {
     /// Time the answer instead of judging it: asked twice, each cut at
     /// twice SECONDS; exits 1 while both are slower (the reproducer of a
     /// `slow` cause).
-    #[arg(long, value_name = "SECONDS", value_parser = commands::parse_timeout, allow_negative_numbers = true, conflicts_with = "properties")]
+    #[arg(long, value_name = "SECONDS", value_parser = config::parse_timeout, allow_negative_numbers = true, conflicts_with = "properties")]
     pub(crate) slower_than: Option<f64>,
     /// Punycode text to decode.
     #[arg(long, group = "question")]
@@ -357,7 +357,7 @@ pub(crate) struct CostArgs {
     #[command(flatten)]
     pub(crate) implementation: ImplArgs,
     /// A slower answer (asked twice) is slow (default 1).
-    #[arg(long, value_name = "SECONDS", value_parser = commands::parse_timeout, allow_negative_numbers = true)]
+    #[arg(long, value_name = "SECONDS", value_parser = config::parse_timeout, allow_negative_numbers = true)]
     pub(crate) cost_budget: Option<f64>,
     /// The longest input, in code points (to encode) or bytes (to decode);
     /// sizes double from 64 up to it (default 65536).
@@ -367,7 +367,7 @@ pub(crate) struct CostArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) plot: Option<String>,
     /// The whole run, the two yardsticks' profiles included (default 120).
-    #[arg(long, default_value = "120", value_parser = commands::parse_seconds, allow_negative_numbers = true)]
+    #[arg(long, default_value = "120", value_parser = config::parse_seconds, allow_negative_numbers = true)]
     pub(crate) seconds: f64,
 }
 

@@ -56,7 +56,6 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::commands::{MAX_TIMEOUT, check_seconds};
 use punycheck::codec::Codec;
 use punycheck::engines::declaration::{DirectionsDecl, DomainDecl, ErrorsDecl};
 use punycheck::engines::{Declaration, SpecOptions};
@@ -285,6 +284,55 @@ impl Check {
     }
 }
 
+/// The longest run `--seconds` may ask for, about 31 years: beyond it a
+/// deadline can no longer be computed on every platform.
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// Reads a number of seconds for `--seconds`: finite, above 0 and at most
+/// [`MAX_SECONDS`]. The message names the option and the text given.
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
+    parse_bounded(text, MAX_SECONDS)
+}
+
+/// The longest `--timeout`: a day.
+pub const MAX_TIMEOUT: f64 = 86_400.0;
+
+/// Reads a number of seconds for `--timeout`: finite, above 0 and at most
+/// [`MAX_TIMEOUT`].
+pub fn parse_timeout(text: &str) -> Result<f64, String> {
+    parse_bounded(text, MAX_TIMEOUT)
+}
+
+fn parse_bounded(text: &str, max: f64) -> Result<f64, String> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    check_seconds(value, max)
+}
+
+/// Checks a number of seconds (from the command line or the
+/// configuration file): finite, above 0, at most `max`.
+pub fn check_seconds(value: f64, max: f64) -> Result<f64, String> {
+    if value.is_finite() && value > 0.0 && value <= max {
+        Ok(value)
+    } else {
+        Err(format!(
+            "must be a number of seconds above 0 and at most {max}, not {}",
+            short_number(value)
+        ))
+    }
+}
+
+/// A number as a person would write it: `1e300`, not 301 digits.
+fn short_number(value: f64) -> String {
+    if value.is_finite() && value.abs() >= 1e15 {
+        format!("{value:e}")
+    } else {
+        value.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -352,5 +400,17 @@ mod tests {
             merged.implementation.declaration().domain,
             Some(DomainDecl::U32)
         );
+    }
+
+    #[test]
+    fn seconds_are_bounded_and_named() {
+        assert_eq!(parse_seconds("2.5"), Ok(2.5));
+        for bad in ["0", "-1", "nan", "inf", "1e300", "1e19", "", "x", "-0"] {
+            let err = parse_seconds(bad).unwrap_err();
+            assert!(err.len() < 120, "{bad}: {err}");
+        }
+        assert!(parse_seconds("1e300").unwrap_err().contains("1e300"));
+        assert!(parse_timeout("86401").is_err());
+        assert_eq!(parse_timeout("86400"), Ok(86_400.0));
     }
 }

@@ -12,7 +12,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-use common::{BIN, punycheck as run, python, run_first_reproducer};
+use common::{BIN, assert_valid, punycheck as run, python, run_first_reproducer};
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -152,24 +152,9 @@ fn attr<'a>(attrs: &'a [(String, String)], name: &str) -> &'a str {
     attrs.iter().find(|(k, _)| k == name).map_or("", |(_, v)| v)
 }
 
+/// The JSON report's schema.
 fn schema_validator() -> jsonschema::Validator {
-    let schema: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/docs/report.schema.json"
-        ))
-        .unwrap(),
-    )
-    .unwrap();
-    jsonschema::validator_for(&schema).expect("the schema is valid")
-}
-
-fn assert_valid(validator: &jsonschema::Validator, value: &serde_json::Value) {
-    let errors: Vec<String> = validator
-        .iter_errors(value)
-        .map(|e| format!("{} at {}", e, e.instance_path()))
-        .collect();
-    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    common::schema_validator("docs/report.schema.json")
 }
 
 /// One run writes the text report to standard output, and the JSON and

@@ -13,16 +13,9 @@ use punycheck::harness::vectors;
 use punycheck::vocabulary::{Expected, Request};
 use serde_json::Value;
 
+/// The export's schema.
 fn validator() -> jsonschema::Validator {
-    let schema: Value = serde_json::from_str(
-        &std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/docs/vectors.schema.json"
-        ))
-        .unwrap(),
-    )
-    .unwrap();
-    jsonschema::validator_for(&schema).expect("the schema is valid")
+    common::schema_validator("docs/vectors.schema.json")
 }
 
 /// The export, written by the command line to a file.
@@ -59,11 +52,7 @@ fn numbers(value: &Value) -> Vec<u32> {
 #[test]
 fn the_export_validates_and_every_test_is_the_references_answer() {
     let doc = exported();
-    let errors: Vec<String> = validator()
-        .iter_errors(&doc)
-        .map(|e| format!("{e} at {}", e.instance_path()))
-        .collect();
-    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    common::assert_valid(&validator(), &doc);
     let builtin = vectors::builtin().unwrap();
     assert_eq!(doc["numberOfTests"], builtin.len());
     let mut seen = 0;

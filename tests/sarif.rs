@@ -12,25 +12,13 @@ use std::path::PathBuf;
 use common::punycheck;
 use serde_json::Value;
 
+/// The SARIF 2.1.0 schema, as the standard publishes it.
 fn validator() -> jsonschema::Validator {
-    let schema: Value = serde_json::from_str(
-        &std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/schemas/sarif-schema-2.1.0.json"
-        ))
-        .unwrap(),
-    )
-    .unwrap();
-    jsonschema::validator_for(&schema).expect("the SARIF schema is valid")
+    common::schema_validator("tests/schemas/sarif-schema-2.1.0.json")
 }
 
 fn assert_valid(value: &Value) {
-    let validator = validator();
-    let errors: Vec<String> = validator
-        .iter_errors(value)
-        .map(|e| format!("{e} at {}", e.instance_path()))
-        .collect();
-    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    common::assert_valid(&validator(), value);
 }
 
 fn temp_dir(name: &str) -> PathBuf {

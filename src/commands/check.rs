@@ -12,10 +12,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::progress::{Progress, View};
-use super::{
-    MAX_SECONDS, MAX_TIMEOUT, Outcome, Output, Stop, check_seconds, chosen_seed, codec_arg, warn,
-};
-use crate::config::{self, Config, Format};
+use super::{Outcome, Output, Stop, chosen_seed, codec_arg, warn};
+use crate::config::{self, Config, Format, MAX_SECONDS, MAX_TIMEOUT, check_seconds};
 use crate::report::{self, Rendered};
 use punycheck::codec::Codec;
 use punycheck::engines::{self, process};

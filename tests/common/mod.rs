@@ -98,3 +98,22 @@ pub fn verdict(report: &str) -> &str {
         .find(|l| !l.trim().is_empty())
         .unwrap_or_default()
 }
+
+/// A validator for the JSON Schema at `path`, relative to the repository
+/// (`docs/report.schema.json`, `tests/schemas/sarif-schema-2.1.0.json`).
+pub fn schema_validator(path: &str) -> jsonschema::Validator {
+    let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}"));
+    let schema: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{full}: {e}"));
+    jsonschema::validator_for(&schema).expect("the schema is valid")
+}
+
+/// Asserts that `value` follows `validator`'s schema, listing every error.
+pub fn assert_valid(validator: &jsonschema::Validator, value: &serde_json::Value) {
+    let errors: Vec<String> = validator
+        .iter_errors(value)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}

@@ -210,38 +210,46 @@ const COMMAND_LINE_CRATES: [&str; 6] = [
     "quick-xml",
 ];
 
+/// The names of the crates in `package`'s tree of normal dependencies,
+/// with `features` (cargo's own options); the tree's text beside them.
+fn normal_tree(package: &str, features: &[&str]) -> (BTreeSet<String>, String) {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(&cargo)
+        .args([
+            "tree",
+            "--offline",
+            "--locked",
+            "-p",
+            package,
+            "-e",
+            "normal",
+        ])
+        .args(["--prefix", "none", "--format", "{p}"])
+        .args(features)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tree = String::from_utf8_lossy(&out.stdout).into_owned();
+    let names = tree
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect();
+    (names, tree)
+}
+
 #[test]
 fn the_library_depends_on_no_command_line_crate() {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     // Every feature but `clap` (derives for a command line, which brings
     // its own).
     let others = ["--features", "libidn2,icu,ada,arbitrary"];
     for features in [&["--no-default-features"][..], &others] {
-        let out = std::process::Command::new(&cargo)
-            .args([
-                "tree",
-                "--offline",
-                "--locked",
-                "-p",
-                "punycheck",
-                "-e",
-                "normal",
-            ])
-            .args(["--prefix", "none", "--format", "{p}"])
-            .args(features)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .output()
-            .expect("cargo runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let tree = String::from_utf8_lossy(&out.stdout);
-        let names: BTreeSet<&str> = tree
-            .lines()
-            .filter_map(|l| l.split_whitespace().next())
-            .collect();
+        let (names, tree) = normal_tree("punycheck", features);
         // The tree is read right: the library's own dependencies are in it.
         assert!(names.contains("idna") && names.contains("serde"), "{tree}");
         for name in COMMAND_LINE_CRATES {
@@ -249,31 +257,10 @@ fn the_library_depends_on_no_command_line_crate() {
         }
     }
     // And the command line does depend on them, so the names are right.
-    let out = std::process::Command::new(&cargo)
-        .args([
-            "tree",
-            "--offline",
-            "--locked",
-            "-p",
-            "punycheck-cli",
-            "-e",
-            "normal",
-        ])
-        .args([
-            "--prefix",
-            "none",
-            "--format",
-            "{p}",
-            "--no-default-features",
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("cargo runs");
-    let tree = String::from_utf8_lossy(&out.stdout);
+    let (names, tree) = normal_tree("punycheck-cli", &["--no-default-features"]);
     for name in COMMAND_LINE_CRATES {
         assert!(
-            tree.lines()
-                .any(|l| l.split_whitespace().next() == Some(name)),
+            names.contains(name),
             "{name} not in the command line's tree:\n{tree}"
         );
     }
