@@ -228,6 +228,25 @@ const GLIBC_HEAP_CHECKS: [&str; 9] = [
     "corrupted double-linked list",
 ];
 
+/// What a program writes when it reports its own crash (sanitizers, Rust
+/// and Python, C's `assert`, C++'s `terminate`; and glibc's heap checks,
+/// [`GLIBC_HEAP_CHECKS`]): kept in the key of a death by a signal (see
+/// [`signature`]).
+const CRASH_REPORTS: [&str; 7] = [
+    "SUMMARY:",
+    "ERROR: AddressSanitizer",
+    "runtime error:",
+    "panicked",
+    "Fatal Python error",
+    "Assertion",
+    "terminate called",
+];
+
+/// What a death by SIGSEGV, SIGBUS, or SIGABRT without a crash report of
+/// its own (glibc's heap checks included) is keyed by: one memory error,
+/// whichever signal it met (see [`signature`]).
+pub const MEMORY_ERROR: &str = "killed by a signal after a memory error (SIGSEGV, SIGBUS, or SIGABRT from glibc's heap checks: which one depends on the memory's state)";
+
 /// What a crash with any of [`GLIBC_HEAP_CHECKS`] is keyed by.
 const GLIBC_HEAP_CORRUPTION: &str =
     "a heap corruption that glibc detected (its message depends on the heap's state)";
@@ -254,6 +273,28 @@ const QUOTES_OUTPUT: [&str; 5] = [
 pub fn signature(message: &str) -> String {
     let message = without_lengths(message);
     let message = message.as_str();
+    // A death by a signal is keyed by the signal, and by what it wrote
+    // only when that is a report of the crash itself ([`CRASH_REPORTS`]):
+    // anything else it last wrote to stderr (an interpreter's warning about
+    // memory an earlier question corrupted, in a `pipe:` program) depends
+    // on what it was asked before, and stays in the detail only. And a
+    // segmentation fault, a bus error and glibc's abort on a corrupted heap
+    // are one memory error: which of them ends the program depends on the
+    // memory's state, from run to run.
+    if let Some(rest) = message.strip_prefix("killed by signal ") {
+        let (number, said) = rest.split_once(": ").unwrap_or((rest, ""));
+        let reported = CRASH_REPORTS.iter().any(|report| said.contains(report));
+        let heap = GLIBC_HEAP_CHECKS.iter().any(|check| said.contains(check));
+        if !reported && number.bytes().all(|b| b.is_ascii_digit()) {
+            return match number {
+                "11" | "7" | "6" => MEMORY_ERROR.to_string(),
+                _ => format!("killed by signal {number}"),
+            };
+        }
+        if heap && number == "6" {
+            return MEMORY_ERROR.to_string();
+        }
+    }
     // glibc's heap checks: which one trips depends on the heap's state,
     // which differs from run to run; the defect is the same.
     let heap = GLIBC_HEAP_CHECKS
@@ -1086,10 +1127,13 @@ mod tests {
             ),
             "Illegal division by zero at /usr/lib/x86_64-linux-gnu/perl5/5.36/Net/IDN/Punycode/PP.pm line 45, <STDIN> chunk #."
         );
-        // Signals and source lines still tell crashes apart.
+        // A segmentation fault and glibc's heap abort are one memory error;
+        // other signals, and source lines, still tell crashes apart.
+        assert_eq!(signature("killed by signal 11"), MEMORY_ERROR);
+        assert_eq!(signature("killed by signal 6"), MEMORY_ERROR);
         assert_ne!(
             signature("killed by signal 11"),
-            signature("killed by signal 6")
+            signature("killed by signal 8")
         );
         assert_ne!(
             signature("thread 'main' panicked at src/lib.rs:155:9: attempt to add with overflow"),
@@ -1110,8 +1154,41 @@ mod tests {
         );
         assert_eq!(
             signature("killed by signal 6: double free or corruption (out)"),
-            format!("killed by signal 6: {GLIBC_HEAP_CORRUPTION}")
+            MEMORY_ERROR
         );
+        // glibc's heap checks outside a death by a signal keep their words.
+        assert_eq!(
+            signature("exit status 134: free(): invalid pointer"),
+            format!("exit status #: {GLIBC_HEAP_CORRUPTION}")
+        );
+        // A segmentation fault after an interpreter's warning about
+        // corrupted memory is the segmentation fault.
+        assert_eq!(
+            signature(
+                "killed by signal 11: Malformed UTF-8 character: \\xc0\\x00 in ord at \
+                 adapters/perl/net_idn_punycode.pl line 70, <STDIN> line 2."
+            ),
+            signature("killed by signal 11")
+        );
+        assert_eq!(signature("killed by signal 7: x"), MEMORY_ERROR);
+        assert_eq!(
+            signature(
+                "killed by signal 6: Malformed UTF-8 character: \\xe4\\x01 in ord at a.pl line 70."
+            ),
+            MEMORY_ERROR
+        );
+        assert_eq!(signature("killed by signal 8: x"), "killed by signal 8");
+        // Its own report stays: a sanitizer's, a panic's, an assertion's.
+        assert_eq!(
+            signature("killed by signal 6: thread 'main' panicked at src/lib.rs:9:5: boom"),
+            "killed by signal 6: thread 'main' panicked at src/lib.rs:9:5: boom"
+        );
+        assert_eq!(
+            signature("killed by signal 6: a.out: x.c:3: f: Assertion `n < 4' failed."),
+            "killed by signal 6: a.out: x.c:3: f: Assertion `n < #' failed."
+        );
+        // Not a prefix of another signal's number.
+        assert_eq!(signature("killed by signal 110: x"), "killed by signal 110");
         // pipe:'s broken answers quote the answer too.
         assert_eq!(
             signature("result contains byte 0x7F, which is not printable ASCII: \"bbbb-\\u{7f}\""),
