@@ -13,6 +13,7 @@
 pub mod amc;
 pub mod engines;
 pub mod lace;
+pub mod seeds;
 
 use crate::engines::Idna;
 use crate::harness::compare::{Request, Verdict, judge, reference};
