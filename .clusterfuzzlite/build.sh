@@ -81,10 +81,15 @@ done
 # diff_so's library when none is named (PUNYCHECK_SO): the RFC's code, which
 # the target looks for beside itself. build.rs built it, and baked its path
 # into the target: copy that one (a target directory that has seen other
-# flags holds other builds of it).
+# flags holds other builds of it). Where none matches (the image's coverage
+# build copies a plain cargo build into $release), the newest.
 here="$(pwd -P)"
 find "$release/build" -name librfc3492.so | while read -r so; do
     if grep -q -F "$here/$so" "$release/diff_so"; then
         cp "$so" "$OUT/"
     fi
 done
+if [ ! -f "$OUT/librfc3492.so" ]; then
+    newest="$(find "$release/build" -name librfc3492.so -printf '%T@ %p\n' | sort -n | tail -n 1)"
+    cp "${newest#* }" "$OUT/"
+fi
