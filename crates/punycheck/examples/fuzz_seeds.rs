@@ -1,54 +1,35 @@
 //! Writes the fuzz targets' seed corpora from the vector files.
 //!
 //! `cargo run -p punycheck --example fuzz_seeds` fills `fuzz/seeds/<target>/`
-//! (the workspace's, wherever it is run from) with one
-//! file per decoding vector: the Punycode bytes for `uniqueness`, and a 0
-//! byte followed by them for `diff_c`, `diff_idna`, `diff_so`,
-//! `diff_libidn2` and `diff_icu` (an even first byte
-//! means "decode these bytes", see `punycheck::fuzz::FuzzRequest`). The
-//! structured targets (`roundtrip`, `overflow`) build their inputs from any
-//! bytes and start from none. `.ci/run` regenerates the seeds before the
-//! smoke run, so they always follow the vectors.
+//! (the workspace's, wherever it is run from) for every target of
+//! `punycheck::fuzz::seeds::GENERATED_TARGETS`, as that module describes:
+//! one file per decoding vector for `uniqueness` and the differential
+//! targets, one per encoding vector for `roundtrip`, and inputs at each
+//! 32-bit limit for `overflow`. The other targets' seeds are written by hand
+//! and left as they are.
+//!
+//! The seeds are committed: `.clusterfuzzlite/build.sh` zips them as they
+//! are, and `crates/punycheck/tests/fuzz_seeds.rs` fails when they no longer
+//! follow the vectors (run this example, then commit `fuzz/seeds/`).
+//! `.ci/fuzz-smoke` runs it before its run.
 
 use std::fs;
 use std::path::Path;
 
-use punycheck::codec::Codec;
-use punycheck::harness::vectors::{self, Input};
+use punycheck::fuzz::seeds::{self, GENERATED_TARGETS};
+use punycheck::harness::vectors;
 
 fn main() {
-    // These targets are Punycode's; the other codecs' targets have seeds
-    // of their own under fuzz/seeds.
-    let cases: Vec<_> = vectors::builtin()
-        .expect("vectors parse")
-        .into_iter()
-        .filter(|c| c.codec == Codec::Punycode)
-        .collect();
+    let cases = vectors::builtin().expect("vectors parse");
     let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fuzz/seeds"));
-    let mut written = 0;
-    for target in [
-        "uniqueness",
-        "diff_c",
-        "diff_idna",
-        "diff_so",
-        "diff_libidn2",
-        "diff_icu",
-    ] {
+    for target in GENERATED_TARGETS {
         let dir = root.join(target);
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).expect("seed folder is writable");
-        for case in &cases {
-            let Input::Decode(bytes) = &case.input else {
-                continue;
-            };
-            let mut data = Vec::new();
-            if target != "uniqueness" {
-                data.push(0);
-            }
-            data.extend_from_slice(bytes);
-            fs::write(dir.join(&case.name), data).expect("seed is writable");
-            written += 1;
-        }
     }
-    println!("{written} seeds written under {}", root.display());
+    let all = seeds::all(&cases);
+    for seed in &all {
+        fs::write(root.join(seed.target).join(&seed.name), &seed.bytes).expect("seed is writable");
+    }
+    println!("{} seeds written under {}", all.len(), root.display());
 }

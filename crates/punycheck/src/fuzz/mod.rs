@@ -13,6 +13,7 @@
 pub mod amc;
 pub mod engines;
 pub mod lace;
+pub mod seeds;
 
 use crate::engines::Idna;
 use crate::harness::compare::{Request, Verdict, judge, reference};
@@ -26,8 +27,10 @@ pub mod utf8;
 pub type Outcome = Result<(), String>;
 
 /// A failure message that ends with the command replaying it against the
-/// C reference; add `--save vectors/regressions.toml --name ... --provenance
-/// ...` to keep it as a vector that `cargo test` replays.
+/// C reference (`diff_c`, `overflow`, `roundtrip` and `diff_idna` end theirs
+/// so; a fuzzing service's crash report carries it in the panic message);
+/// add `--save vectors/regressions.toml --name ... --provenance ...` to keep
+/// it as a vector that `cargo test` replays.
 fn failure(request: &Request, what: String) -> Outcome {
     Err(format!(
         "{what}\nreplay: punycheck repro --impl cleanroom {}",
@@ -245,9 +248,10 @@ pub fn diff_c_of(request: &Request, answer: impl Fn(&Request) -> Expected) -> Ou
     if mine == reference {
         Ok(())
     } else {
-        Err(format!(
-            "{request}: C reference {reference:?}, clean-room {mine:?}"
-        ))
+        failure(
+            request,
+            format!("{request}: C reference {reference:?}, clean-room {mine:?}"),
+        )
     }
 }
 
@@ -310,22 +314,40 @@ pub fn roundtrip(input: &CodePointInput) -> Outcome {
 /// itself (up to the case of non-final digits), so no two strings decode
 /// to the same code points and flags.
 pub fn uniqueness(text: &[u8]) -> Outcome {
-    let Ok(decoded) = punycode::decode(text) else {
+    uniqueness_of(text, punycode::decode, punycode::encode)
+}
+
+/// [`uniqueness`] for any decoder and encoder (tests show it fails on a
+/// wrong one). A failure ends with the `punycheck repro --properties`
+/// command that checks the same property of the clean-room code.
+pub fn uniqueness_of(
+    text: &[u8],
+    decode: impl Fn(&[u8]) -> Result<punycode::Decoded, punycode::Error>,
+    encode: impl Fn(&[u32], Option<&[bool]>) -> Result<Vec<u8>, punycode::Error>,
+) -> Outcome {
+    let Ok(decoded) = decode(text) else {
         return Ok(());
     };
-    let again =
-        punycode::encode(&decoded.code_points, Some(&decoded.flags.to_vec())).map_err(|e| {
-            format!(
-                "{:?} decodes, but its code points fail to encode: {e}",
-                String::from_utf8_lossy(text)
-            )
-        })?;
+    let replay = || {
+        format!(
+            "\nreplay: punycheck repro --impl cleanroom --properties {}",
+            Request::Decode(text.to_vec()).repro_args()
+        )
+    };
+    let again = encode(&decoded.code_points, Some(&decoded.flags.to_vec())).map_err(|e| {
+        format!(
+            "{:?} decodes, but its code points fail to encode: {e}{}",
+            String::from_utf8_lossy(text),
+            replay()
+        )
+    })?;
     if canonical(&again, true) != canonical(text, true) {
         return Err(format!(
-            "{:?} decodes to {:X?}, which encodes to {:?}",
+            "{:?} decodes to {:X?}, which encodes to {:?}{}",
             String::from_utf8_lossy(text),
             decoded.code_points,
-            String::from_utf8_lossy(&again)
+            String::from_utf8_lossy(&again),
+            replay()
         ));
     }
     Ok(())
