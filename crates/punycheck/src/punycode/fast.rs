@@ -492,13 +492,13 @@ fn decode_long(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> Re
     let (steps, step_flags, slots) = (&steps[..], &step_flags[..], &mut taken[..]);
     // A function for each structure, so that each call to take_nth() is
     // inlined.
-    if total <= Blocks::<16>::SLOTS {
-        let mut free = Blocks::<16>::new(total);
+    if total <= Blocks::<16, 4>::SLOTS {
+        let mut free = Blocks::<16, 4>::new(total);
         place(steps, step_flags, slots, code_points, |rank| {
             free.take_nth(rank)
         });
-    } else if total <= Blocks::<64>::SLOTS {
-        let mut free = Blocks::<64>::new(total);
+    } else if total <= Blocks::<64, 16>::SLOTS {
+        let mut free = Blocks::<64, 16>::new(total);
         place(steps, step_flags, slots, code_points, |rank| {
             free.take_nth(rank)
         });
