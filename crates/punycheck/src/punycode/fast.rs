@@ -10,9 +10,10 @@
 //! state of its rounds and the writing of deltas, and the tests of the
 //! scans need their thresholds.
 
-use super::blocks::Blocks;
+use super::blocks::{Blocks, HIGH, LOW};
 use super::fenwick::Marks;
-use super::steps::{Progress, SHORT, adapt, insertions};
+use super::steps::{Divisor, SHORT, adapt};
+use super::tabled::insertions;
 use super::{
     BASE, BadInputReason, CaseFlags, DELIMITER, Decoded, Error, INITIAL_BIAS, INITIAL_N,
     OverflowCheck, T_MAX, T_MIN, check_length, is_basic, threshold,
@@ -571,11 +572,11 @@ pub(super) fn decode(input: &[u8], max_out: u32, output: &mut Decoded) -> Result
     check_length(input.len())?;
     // As in section 6.2: the literal portion ends at the last delimiter; one
     // at position 0 starts none and is left to fail as a digit.
-    let b = input.iter().rposition(|&c| c == DELIMITER).unwrap_or(0);
+    let b = last_delimiter(input).unwrap_or(0);
     if b > max_out as usize {
         return Err(Error::BigOutput);
     }
-    if let Some(position) = input[..b].iter().position(|&c| !c.is_ascii()) {
+    if let Some(position) = first_non_ascii(&input[..b]) {
         return Err(Error::BadInput {
             position,
             reason: BadInputReason::NonBasicInLiteral,
@@ -588,6 +589,36 @@ pub(super) fn decode(input: &[u8], max_out: u32, output: &mut Decoded) -> Result
     }
 }
 
+/// The position of the last delimiter in `input`: eight bytes at a time
+/// from the end, as long input has no delimiter after its literal portion.
+fn last_delimiter(input: &[u8]) -> Option<usize> {
+    let chunks = input.rchunks_exact(8);
+    let head = chunks.remainder();
+    for (k, chunk) in chunks.enumerate() {
+        let word = u64::from_le_bytes(*chunk.first_chunk::<8>()?);
+        // Zero bytes of `x` are the delimiters: exactly those whose low
+        // seven bits plus 0x7F, or'ed with themselves, leave the high bit
+        // clear.
+        let x = word ^ (u64::from(DELIMITER) * LOW);
+        let found = !(((x & !HIGH) + !HIGH) | x) & HIGH;
+        if found != 0 {
+            let byte = (63 - found.leading_zeros() as usize) / 8;
+            return Some(input.len() - 8 * (k + 1) + byte);
+        }
+    }
+    head.iter().rposition(|&c| c == DELIMITER)
+}
+
+/// The position of the first byte of `input` that is not ASCII: checked a
+/// word at a time first, since the literal portion is nearly always ASCII.
+fn first_non_ascii(input: &[u8]) -> Option<usize> {
+    if input.is_ascii() {
+        None
+    } else {
+        input.iter().position(|&c| !c.is_ascii())
+    }
+}
+
 /// Short input: inserts straight into the output, as section 6.2 says;
 /// moving at most [`SHORT_DECODE`] elements per insertion costs less than
 /// recording and placing them, and allocates nothing but the result.
@@ -596,7 +627,7 @@ fn decode_short(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> R
     code_points.reserve(input.len());
     code_points.extend(input[..b].iter().map(|&c| u32::from(c)));
     flags.extend(input[..b].iter().map(u8::is_ascii_uppercase));
-    insertions(input, Progress::start(b), max_out, |i, n, flag| {
+    insertions::<Divisor>(input, b, max_out, |i, n, flag| {
         code_points.insert(i as usize, n);
         flags.insert(i as usize, flag);
     })
@@ -614,7 +645,7 @@ fn decode_long(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> Re
     let most = input.len() - b;
     let mut steps: Vec<(u32, u32)> = Vec::with_capacity(most);
     let mut step_flags: Vec<bool> = Vec::with_capacity(most);
-    insertions(input, Progress::start(b), max_out, |i, n, flag| {
+    insertions::<Divisor>(input, b, max_out, |i, n, flag| {
         steps.push((i, n));
         step_flags.push(flag);
     })?;
