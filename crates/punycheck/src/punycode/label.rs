@@ -149,7 +149,6 @@ pub(super) fn decode(input: &[u8], max_out: u32, output: &mut Decoded) -> Result
     // Where each insertion goes (below 64, with its case flag as UPPER) and
     // what. Each insertion reads at least one byte, so there are fewer than
     // LABEL; the remainders only spare bounds checks.
-    const UPPER: u8 = 0x80;
     let mut at = [0u8; LABEL];
     let mut code_point = [0u32; LABEL];
     let mut count = 0;
@@ -158,11 +157,24 @@ pub(super) fn decode(input: &[u8], max_out: u32, output: &mut Decoded) -> Result
         code_point[count % LABEL] = n;
         count += 1;
     })?;
+    place(&input[..b], &at[..count], &code_point[..count], output);
+    Ok(())
+}
 
-    // Placement, from the last insertion to the first: only later ones moved
-    // an insertion, so it goes to the free slot with `at` free slots before
-    // it; the literal portion fills the slots left, in order.
-    let total = b + count;
+/// In [`place`]'s `at`: the insertion's case flag.
+pub(super) const UPPER: u8 = 0x80;
+
+/// Places the code points of a decoding of at most [`LABEL`] code points
+/// into `output` (empty): the insertions, recorded in order (`at[k]` where
+/// the `k`-th went, with [`UPPER`] for its case flag, and `code_point[k]`
+/// what), and the literal portion.
+///
+/// From the last insertion to the first: only later ones moved an
+/// insertion, so it goes to the free slot with `at` free slots before it;
+/// the literal portion fills the slots left, in order.
+pub(super) fn place(literal: &[u8], at: &[u8], code_point: &[u32], output: &mut Decoded) {
+    let total = literal.len() + at.len();
+    debug_assert!(total <= LABEL && at.len() == code_point.len());
     if output.code_points.capacity() == 0 {
         // A fresh output: one allocation of the right size, without the
         // growth path's calls.
@@ -170,8 +182,7 @@ pub(super) fn decode(input: &[u8], max_out: u32, output: &mut Decoded) -> Result
     }
     output.code_points.resize(total, 0);
     let placed = &mut output.code_points[..];
-    let steps = at[..count].iter().zip(&code_point[..count]).rev();
-    let literal = &input[..b];
+    let steps = at.iter().zip(code_point).rev();
     let mut flags = 0u64;
     let mut place = |slot: u32, n: u32, upper: bool| {
         placed[slot as usize] = n;
@@ -216,7 +227,6 @@ pub(super) fn decode(input: &[u8], max_out: u32, output: &mut Decoded) -> Result
         }
     }
     output.flags.assign_bits(flags, total);
-    Ok(())
 }
 
 #[cfg(test)]

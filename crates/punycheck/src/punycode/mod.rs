@@ -27,8 +27,9 @@
 //!   positions in one `u64` bitmask (up to 64 code points); the decoder
 //!   decodes labels (up to 64 bytes of Punycode) nearly without branches
 //!   that depend on the data, placing the code points through a list or a
-//!   bitmask of free slots (`label.rs`), and inserts straight into its
-//!   output up to 256 bytes;
+//!   bitmask of free slots (`label.rs`), up to 256 bytes places the same
+//!   way what decodes to at most 64 code points and inserts the rest
+//!   straight into its output;
 //! - both decoders run section 6.2's main loop with the thresholds of each
 //!   bias tabled, reading most integers four digits at once, and with the
 //!   next integer's thresholds looked up from the delta adapt() scales
