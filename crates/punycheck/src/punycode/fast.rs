@@ -2,10 +2,19 @@
 //! [`super::decode`] for Punycode longer than a label (labels take
 //! `label.rs`): the same results as [`super::simple`], in O(n log n) (see
 //! the module docs of [`super`], section "Performance").
+//!
+//! # Size
+//!
+//! Over 800 lines only with its unit tests (the code is about 750 lines):
+//! the encoder's paths (short input, the two scans, the sort) share the
+//! state of its rounds and the writing of deltas, and the tests of the
+//! scans need their thresholds.
 
-use super::blocks::Blocks;
+use super::blocks::{Blocks, HIGH, LOW};
 use super::fenwick::Marks;
-use super::steps::{Progress, SHORT, adapt, insertions};
+use super::label::{self, LABEL};
+use super::steps::{Divisor, SHORT, adapt};
+use super::tabled::insertions;
 use super::{
     BASE, BadInputReason, CaseFlags, DELIMITER, Decoded, Error, INITIAL_BIAS, INITIAL_N,
     OverflowCheck, T_MAX, T_MIN, check_length, is_basic, threshold,
@@ -34,8 +43,26 @@ fn split(q: u32, t: u32) -> (u32, u32) {
 
 /// Appends `q` as a generalized variable-length integer (section 6.3's inner
 /// loop), failing as the C reference does when a digit would pass `max_out`.
+/// A delta of one digit, the most common, is written inline.
 #[inline]
 fn push_delta(
+    output: &mut Vec<u8>,
+    q: u32,
+    bias: u32,
+    upper: bool,
+    max_out: u32,
+) -> Result<(), Error> {
+    if q < threshold(BASE, bias) && output.len() < max_out as usize {
+        output.push(DIGITS[usize::from(upper)][q as usize]);
+        Ok(())
+    } else {
+        push_digits(output, q, bias, upper, max_out)
+    }
+}
+
+/// [`push_delta`] digit by digit.
+#[inline(never)]
+fn push_digits(
     output: &mut Vec<u8>,
     mut q: u32,
     bias: u32,
@@ -148,19 +175,25 @@ fn encode_inner(
     }
     // Typical output is shorter than twice the input; larger grows as needed.
     output.reserve(input.len().saturating_mul(2).saturating_add(8));
-    for (j, &cp) in input.iter().enumerate() {
-        if is_basic(cp) {
-            // Room for this code point and the delimiter that will follow.
-            if max_out as usize - output.len() < 2 {
-                return Err(Error::BigOutput);
+    match case_flags {
+        None if input.len() > SHORT => copy_basic(input, max_out, output)?,
+        _ => {
+            for (j, &cp) in input.iter().enumerate() {
+                if is_basic(cp) {
+                    // Room for this code point and the delimiter that will
+                    // follow.
+                    if max_out as usize - output.len() < 2 {
+                        return Err(Error::BigOutput);
+                    }
+                    // cp < 0x80, so the narrowing is exact.
+                    let c = cp as u8;
+                    output.push(match case_flags {
+                        Some(flags) if flags[j] => c.to_ascii_uppercase(),
+                        Some(_) => c.to_ascii_lowercase(),
+                        None => c,
+                    });
+                }
             }
-            // cp < 0x80, so the narrowing is exact.
-            let c = cp as u8;
-            output.push(match case_flags {
-                Some(flags) if flags[j] => c.to_ascii_uppercase(),
-                Some(_) => c.to_ascii_lowercase(),
-                None => c,
-            });
         }
     }
     let b = output.len();
@@ -197,7 +230,11 @@ fn encode_inner(
     } else {
         let mut round = Round::first(deltas.basic);
         if few_rounds(input) {
-            deltas.scan(&mut round, SCAN_ROUNDS, output)?;
+            if case_flags.is_none() && input.len() > GATHER_FROM {
+                deltas.scan_gathered(&mut round, SCAN_ROUNDS, output)?;
+            } else {
+                deltas.scan(&mut round, SCAN_ROUNDS, output)?;
+            }
         }
         if (round.h as usize) < input.len() {
             // Every code point below n is handled; the others are sorted.
@@ -215,11 +252,42 @@ fn encode_inner(
     Ok(())
 }
 
+/// Appends the basic code points of `input` to `output` (empty), as they
+/// are, without a branch per code point: which are basic is no pattern in
+/// mixed input. Fails as the one-by-one copy does, when a code point and
+/// the delimiter after it would pass `max_out`.
+fn copy_basic(input: &[u32], max_out: u32, output: &mut Vec<u8>) -> Result<(), Error> {
+    output.resize(input.len(), 0);
+    let copy = output.as_mut_slice();
+    let mut b = 0;
+    for &cp in input {
+        // Each code point is written where the next basic one goes; only a
+        // basic one moves that place on. The narrowing keeps a basic code
+        // point as it is.
+        if let Some(slot) = copy.get_mut(b) {
+            *slot = cp as u8;
+        }
+        b += usize::from(is_basic(cp));
+    }
+    output.truncate(b);
+    // The k-th basic code point fails when max_out < k + 1: the first to
+    // fail is the max_out-th, if there are that many.
+    if b > 0 && b >= max_out as usize {
+        output.clear();
+        return Err(Error::BigOutput);
+    }
+    Ok(())
+}
+
 /// How many rounds of section 6.3's main loop (one per distinct non-basic
 /// code point) a long input may take by scanning ([`Deltas::scan`]) before
 /// the rest is sorted: each scan costs about as much as sorting and counting
 /// a few code points, so scanning wins only while the rounds are this few.
 const SCAN_ROUNDS: usize = 8;
+
+/// Inputs longer than this are scanned by [`Deltas::scan_gathered`]: below,
+/// gathering costs as much as it saves (measured).
+const GATHER_FROM: usize = 1 << 14;
 
 /// How many non-basic code points [`few_rounds`] looks at.
 const SAMPLE: usize = 64;
@@ -412,6 +480,91 @@ impl Deltas<'_> {
         *round = Round { n, delta, bias, h };
         Ok(())
     }
+
+    /// [`Deltas::scan`] without case flags, and without a branch per code
+    /// point: the code points not yet handled are gathered first, each with
+    /// the number of handled ones just before it, and each round scans only
+    /// those, noting the deltas of its code point's occurrences, then
+    /// encodes them. Hands a round over to [`Deltas::scan`] where delta might
+    /// pass maxint in it.
+    fn scan_gathered(
+        &self,
+        round: &mut Round,
+        rounds: usize,
+        output: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        let input = self.input;
+        let b = self.basic;
+        // Fits: see check_length().
+        let length = input.len() as u32;
+        let Round {
+            mut n,
+            mut delta,
+            mut bias,
+            mut h,
+        } = *round;
+        // Each code point not handled, with the handled ones just before it,
+        // written where the next one goes; `gap` is then the handled ones
+        // after the last.
+        let mut gathered = vec![(0u32, 0u32); input.len()];
+        let mut count = 0;
+        let mut gap = 0u32;
+        let mut m = u32::MAX;
+        for &cp in input {
+            let handled = cp < n;
+            if let Some(slot) = gathered.get_mut(count) {
+                *slot = (cp, gap);
+            }
+            count += usize::from(!handled);
+            gap = (gap + 1) & u32::from(handled).wrapping_neg();
+            m = m.min(if handled { u32::MAX } else { cp });
+        }
+        let gathered = &gathered[..count];
+        let mut deltas = vec![0u32; count + 1];
+        for done in 0..rounds {
+            if h >= length {
+                break;
+            }
+            let jumped = add_jump(delta, m, n, h).ok_or_else(|| Error::Overflow {
+                check: OverflowCheck::EncodeDelta,
+                position: input.iter().position(|&cp| cp == m).unwrap_or(0),
+            })?;
+            if u64::from(jumped) + u64::from(length) > u64::from(u32::MAX) {
+                // Delta may pass maxint in this round: one code point after
+                // the other, from the round's start, to fail where the RFC
+                // does.
+                *round = Round { n, delta, bias, h };
+                return self.scan(round, rounds - done, output);
+            }
+            delta = jumped;
+            let mut next = u32::MAX;
+            let mut found = 0;
+            for &(cp, gap) in gathered {
+                delta += gap + u32::from(cp < m);
+                next = next.min(if cp > m { cp } else { u32::MAX });
+                let hit = cp == m;
+                if let Some(slot) = deltas.get_mut(found) {
+                    *slot = delta;
+                }
+                found += usize::from(hit);
+                // Reset after an occurrence of m.
+                delta &= u32::from(hit).wrapping_sub(1);
+            }
+            delta += gap;
+            for &delta in &deltas[..found] {
+                push_delta(output, delta, bias, false, self.max_out)?;
+                bias = adapt(delta, h + 1, h == b);
+                h += 1;
+            }
+            // Below the input length after the last occurrence of m, so it
+            // fits; n wraps only past the last round.
+            delta += 1;
+            n = m.wrapping_add(1);
+            m = next;
+        }
+        *round = Round { n, delta, bias, h };
+        Ok(())
+    }
 }
 
 /// Decodes `input`, longer than a label, into `output`, which must be
@@ -420,11 +573,11 @@ pub(super) fn decode(input: &[u8], max_out: u32, output: &mut Decoded) -> Result
     check_length(input.len())?;
     // As in section 6.2: the literal portion ends at the last delimiter; one
     // at position 0 starts none and is left to fail as a digit.
-    let b = input.iter().rposition(|&c| c == DELIMITER).unwrap_or(0);
+    let b = last_delimiter(input).unwrap_or(0);
     if b > max_out as usize {
         return Err(Error::BigOutput);
     }
-    if let Some(position) = input[..b].iter().position(|&c| !c.is_ascii()) {
+    if let Some(position) = first_non_ascii(&input[..b]) {
         return Err(Error::BadInput {
             position,
             reason: BadInputReason::NonBasicInLiteral,
@@ -437,18 +590,74 @@ pub(super) fn decode(input: &[u8], max_out: u32, output: &mut Decoded) -> Result
     }
 }
 
-/// Short input: inserts straight into the output, as section 6.2 says;
-/// moving at most [`SHORT_DECODE`] elements per insertion costs less than
-/// recording and placing them, and allocates nothing but the result.
+/// The position of the last delimiter in `input`: eight bytes at a time
+/// from the end, as long input has no delimiter after its literal portion.
+fn last_delimiter(input: &[u8]) -> Option<usize> {
+    let chunks = input.rchunks_exact(8);
+    let head = chunks.remainder();
+    for (k, chunk) in chunks.enumerate() {
+        let word = u64::from_le_bytes(*chunk.first_chunk::<8>()?);
+        // Zero bytes of `x` are the delimiters: exactly those whose low
+        // seven bits plus 0x7F, or'ed with themselves, leave the high bit
+        // clear.
+        let x = word ^ (u64::from(DELIMITER) * LOW);
+        let found = !(((x & !HIGH) + !HIGH) | x) & HIGH;
+        if found != 0 {
+            let byte = (63 - found.leading_zeros() as usize) / 8;
+            return Some(input.len() - 8 * (k + 1) + byte);
+        }
+    }
+    head.iter().rposition(|&c| c == DELIMITER)
+}
+
+/// The position of the first byte of `input` that is not ASCII: checked a
+/// word at a time first, since the literal portion is nearly always ASCII.
+fn first_non_ascii(input: &[u8]) -> Option<usize> {
+    if input.is_ascii() {
+        None
+    } else {
+        input.iter().position(|&c| !c.is_ascii())
+    }
+}
+
+/// Short input: records every insertion, then places them as a label's
+/// (`label::place`) when there are at most [`LABEL`] code points; more, it
+/// inserts them into the output one after the other, as section 6.2 says,
+/// moving at most [`SHORT_DECODE`] elements each, which costs less than
+/// the long path's structures. Allocates nothing but the result.
 fn decode_short(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> Result<(), Error> {
-    let Decoded { code_points, flags } = output;
-    code_points.reserve(input.len());
-    code_points.extend(input[..b].iter().map(|&c| u32::from(c)));
-    flags.extend(input[..b].iter().map(u8::is_ascii_uppercase));
-    insertions(input, Progress::start(b), max_out, |i, n, flag| {
-        code_points.insert(i as usize, n);
-        flags.insert(i as usize, flag);
-    })
+    // Where each insertion goes, with UPPER for its case flag, and what.
+    // Each insertion reads at least one byte, so there are fewer than
+    // SHORT_DECODE; the remainders only spare bounds checks.
+    const UPPER: u16 = 1 << 8;
+    let mut at = [0u16; SHORT_DECODE];
+    let mut code_point = [0u32; SHORT_DECODE];
+    let mut count = 0;
+    insertions::<Divisor>(input, b, max_out, |i, n, upper| {
+        at[count % SHORT_DECODE] = i as u16 | if upper { UPPER } else { 0 };
+        code_point[count % SHORT_DECODE] = n;
+        count += 1;
+    })?;
+    let (at, code_point, literal) = (&at[..count], &code_point[..count], &input[..b]);
+    if b + count <= LABEL {
+        // Every insertion went below LABEL.
+        let mut ranks = [0u8; LABEL];
+        for (rank, &at) in ranks.iter_mut().zip(at) {
+            *rank = at as u8 | if at & UPPER != 0 { label::UPPER } else { 0 };
+        }
+        label::place(literal, &ranks[..count], code_point, output);
+    } else {
+        let Decoded { code_points, flags } = output;
+        code_points.reserve(b + count);
+        code_points.extend(literal.iter().map(|&c| u32::from(c)));
+        flags.extend(literal.iter().map(u8::is_ascii_uppercase));
+        for (&at, &n) in at.iter().zip(code_point) {
+            let i = usize::from(at & !UPPER);
+            code_points.insert(i, n);
+            flags.insert(i, at & UPPER != 0);
+        }
+    }
+    Ok(())
 }
 
 /// Long input: records every insertion, then places them from the last to
@@ -463,7 +672,7 @@ fn decode_long(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> Re
     let most = input.len() - b;
     let mut steps: Vec<(u32, u32)> = Vec::with_capacity(most);
     let mut step_flags: Vec<bool> = Vec::with_capacity(most);
-    insertions(input, Progress::start(b), max_out, |i, n, flag| {
+    insertions::<Divisor>(input, b, max_out, |i, n, flag| {
         steps.push((i, n));
         step_flags.push(flag);
     })?;
@@ -492,13 +701,13 @@ fn decode_long(input: &[u8], b: usize, max_out: u32, output: &mut Decoded) -> Re
     let (steps, step_flags, slots) = (&steps[..], &step_flags[..], &mut taken[..]);
     // A function for each structure, so that each call to take_nth() is
     // inlined.
-    if total <= Blocks::<16>::SLOTS {
-        let mut free = Blocks::<16>::new(total);
+    if total <= Blocks::<16, 4>::SLOTS {
+        let mut free = Blocks::<16, 4>::new(total);
         place(steps, step_flags, slots, code_points, |rank| {
             free.take_nth(rank)
         });
-    } else if total <= Blocks::<64>::SLOTS {
-        let mut free = Blocks::<64>::new(total);
+    } else if total <= Blocks::<64, 16>::SLOTS {
+        let mut free = Blocks::<64, 16>::new(total);
         place(steps, step_flags, slots, code_points, |rank| {
             free.take_nth(rank)
         });
@@ -548,5 +757,161 @@ mod tests {
                 );
             }
         }
+    }
+
+    fn encode_limited(input: &[u32], limit: u32) -> Result<Vec<u8>, Error> {
+        let mut output = Vec::new();
+        encode(input, None, limit, &mut output).map(|()| output)
+    }
+
+    /// The basic code points are copied without a branch each, and their
+    /// limit is checked once: it fails where the one-by-one copy fails,
+    /// with and without non-basic code points among them, short and long.
+    #[test]
+    fn basic_code_points_fail_at_the_limit_as_one_by_one() {
+        for basic in 0..10 {
+            for others in [0, 1, 3] {
+                for long in [false, true] {
+                    let mut input: Vec<u32> = (0..basic).map(|k| 0x61 + k).collect();
+                    input.extend((0..others).map(|k| 0xE9 + k));
+                    if long {
+                        input.extend(std::iter::repeat_n(0xE9, 70));
+                    }
+                    for limit in (0..14).chain([u32::MAX]) {
+                        assert_eq!(
+                            encode_limited(&input, limit),
+                            super::super::encode_naive(&input, None, limit),
+                            "{basic} basic, {others} others, long {long}, limit {limit}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Punycode of 65 to 256 bytes: placed as a label's up to 64 code
+    /// points, inserted one by one beyond; flags, literal portions and
+    /// limits as the RFC says.
+    #[test]
+    fn short_decodings_on_both_sides_of_a_labels_length() {
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (rng >> 33) as usize
+        };
+        let values = [0x430, 0x44F, 0x4E2D, 0x1F600, 0x10FFFF, 0xE9];
+        let (mut placed, mut inserted) = (0, 0);
+        for total in (1..=120).step_by(3) {
+            for _ in 0..20 {
+                let basic = next() % (total / 2 + 1);
+                let input: Vec<u32> = (0..total)
+                    .map(|k| {
+                        if k < basic {
+                            [0x61, 0x5A, 0x2D][next() % 3]
+                        } else {
+                            values[next() % values.len()]
+                        }
+                    })
+                    .collect();
+                let flags: Vec<bool> = input.iter().map(|_| next() % 2 == 0).collect();
+                let Ok(encoded) = super::super::encode(&input, Some(&flags)) else {
+                    continue;
+                };
+                if !(65..=SHORT_DECODE).contains(&encoded.len()) {
+                    continue;
+                }
+                if total <= LABEL {
+                    placed += 1;
+                } else {
+                    inserted += 1;
+                }
+                for limit in [u32::MAX, total as u32 - 1] {
+                    let mut output = Decoded::default();
+                    let result = decode(&encoded, limit, &mut output).map(|()| output);
+                    assert_eq!(
+                        result,
+                        super::super::decode_naive(&encoded, limit),
+                        "{:?} limit {limit}",
+                        String::from_utf8_lossy(&encoded)
+                    );
+                }
+            }
+        }
+        assert!(
+            placed > 50 && inserted > 50,
+            "{placed} placed, {inserted} inserted"
+        );
+    }
+
+    /// A long input with few distinct code points is scanned round by round
+    /// over the gathered code points: the same encoding, with deltas of
+    /// one digit and of several, and with output limits.
+    #[test]
+    fn gathered_scan_matches_naive() {
+        let length = GATHER_FROM + 1000;
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        // Close enough that no delta passes maxint.
+        let values = [0xE4, 0xE9, 0x161, 0x4E2D, 0x2000, 0x3042, 0x80, 0x7FF];
+        for distinct in [1, 2, 5, 8] {
+            for sparse in [false, true] {
+                let input: Vec<u32> = (0..length)
+                    .map(|_| {
+                        rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                        let pick = (rng >> 33) as usize;
+                        // Half basic, or (sparse) long runs of basic code
+                        // points, so that deltas take several digits.
+                        if !pick.is_multiple_of(if sparse { 200 } else { 2 }) {
+                            [0x41, 0x7A][pick / 256 % 2]
+                        } else {
+                            values[pick / 512 % distinct]
+                        }
+                    })
+                    .collect();
+                let naive = super::super::encode_naive(&input, None, u32::MAX);
+                assert!(naive.is_ok(), "{distinct} {sparse}");
+                assert_eq!(
+                    encode_limited(&input, u32::MAX),
+                    naive,
+                    "{distinct} {sparse}"
+                );
+                let cut = naive.as_ref().map_or(0, |e| e.len() as u32 - 7);
+                assert_eq!(
+                    encode_limited(&input, cut),
+                    super::super::encode_naive(&input, None, cut),
+                    "{distinct} {sparse} limit {cut}"
+                );
+            }
+        }
+    }
+
+    /// Where delta might pass maxint within a round, the gathered scan hands
+    /// the round to the one-by-one scan, which fails at the RFC's position;
+    /// and where it comes near without passing, the encoding is the RFC's.
+    #[test]
+    fn gathered_scan_hands_over_near_maxint() {
+        let basic = GATHER_FROM + 10;
+        let h = basic as u32;
+        // The round of m starts at delta = (m - 0x80) * (h + 1), within h of
+        // maxint; each basic code point before m adds one.
+        let step = u32::MAX / (h + 1);
+        let start = step * (h + 1);
+        let slack = u32::MAX - start;
+        assert!(slack < h, "the round passes maxint");
+        let mut input = vec![u32::from(b'a'); basic];
+        input.push(0x80 + step);
+        let fast = encode_limited(&input, u32::MAX);
+        assert_eq!(fast, super::super::encode_naive(&input, None, u32::MAX));
+        assert_eq!(
+            fast,
+            Err(Error::Overflow {
+                check: OverflowCheck::EncodeIncrement,
+                position: slack as usize,
+            })
+        );
+        // m first: no basic code point before it, so delta stays below.
+        input.rotate_right(1);
+        let fast = encode_limited(&input, u32::MAX);
+        assert!(fast.is_ok());
+        assert_eq!(fast, super::super::encode_naive(&input, None, u32::MAX));
     }
 }

@@ -26,21 +26,28 @@
 //! - short input allocates nothing but the result: the encoder keeps its
 //!   positions in one `u64` bitmask (up to 64 code points); the decoder
 //!   decodes labels (up to 64 bytes of Punycode) nearly without branches
-//!   that depend on the data, reading most integers four digits at once and
-//!   placing the code points through a list or a bitmask of free slots
-//!   (`label.rs`),
-//!   and inserts straight into its output up to 256 bytes;
-//! - the encoder sorts the non-basic code points once and counts the smaller
-//!   code points before each one with a Fenwick tree; while there are only a
-//!   few distinct ones (at most 8, judged from a sample and checked as it
-//!   goes), it scans instead, one pass per round that also finds the next
-//!   round's code point, which beats sorting until the rounds are many;
-//! - the decoder runs section 6.2's arithmetic first, recording each
-//!   insertion, then places them all in one reverse pass over the free
-//!   slots: blocks of 64-bit words with a running count per block up to
-//!   4096 code points (`blocks.rs`, without branches that depend on the
-//!   data), a Fenwick tree beyond. Its divisions by the output's length go
-//!   through a reciprocal computed ahead of the data.
+//!   that depend on the data, placing the code points through a list or a
+//!   bitmask of free slots (`label.rs`), up to 256 bytes places the same
+//!   way what decodes to at most 64 code points and inserts the rest
+//!   straight into its output;
+//! - both decoders run section 6.2's main loop with the thresholds of each
+//!   bias tabled, reading most integers four digits at once, and with the
+//!   next integer's thresholds looked up from the delta adapt() scales
+//!   (`tabled.rs`);
+//! - the encoder copies the basic code points and writes one-digit deltas
+//!   without a branch per code point; it sorts the non-basic code points
+//!   once and counts the smaller code points before each one with a
+//!   Fenwick tree; while there are only a few distinct ones (at most 8,
+//!   judged from a sample and checked as it goes), it scans instead, one
+//!   pass per round that also finds the next round's code point, which
+//!   beats sorting until the rounds are many (on long input, over the
+//!   non-basic code points gathered once, without a branch per code point);
+//! - the decoder records each insertion of long input, then places them all
+//!   in one reverse pass over the free slots: blocks of 64-bit words with
+//!   their running counts in 16-bit lanes up to 4096 code points
+//!   (`blocks.rs`, without branches that depend on the data), a Fenwick
+//!   tree beyond. Its divisions by the output's length go through a
+//!   reciprocal computed ahead of the data.
 //!
 //! Overflow is still detected at exactly the RFC's points: where a sum
 //! computed at once would pass `maxint`, the position of the element at
@@ -55,6 +62,7 @@ mod fenwick;
 mod label;
 mod simple;
 mod steps;
+mod tabled;
 
 pub use case_flags::CaseFlags;
 

@@ -1,11 +1,12 @@
-//! The steps of section 6 that both fast paths take, the general one
-//! (`fast.rs`) and the label decoder (`label.rs`): the digit values,
-//! adapt() without branches, division through reciprocals, and section
-//! 6.2's main loop (reading one integer, then inserting), tabled and
-//! branch-free where the data would make branches mispredict.
+//! The steps of section 6 that the fast paths share, the general one
+//! (`fast.rs`), the label decoder (`label.rs`) and the tabled loop
+//! (`tabled.rs`): the digit values, adapt() without branches, division
+//! through reciprocals, and one step of section 6.2's main loop digit by
+//! digit ([`step`]), with every overflow check, which the tabled loop takes
+//! wherever its shortcuts do not hold.
 //!
-//! Both paths must give exactly the RFC's results, so a change here is
-//! checked by the tests of both (`cargo test --lib punycode`, and the
+//! Every path must give exactly the RFC's results, so a change here is
+//! checked by the tests of all (`cargo test --lib punycode`, and the
 //! differential tests against the C reference).
 
 use super::{
@@ -74,7 +75,7 @@ static RECIPROCALS: [u64; SHORT + 2] = {
 /// before the data it divides, so its reciprocal is computed off the chain
 /// of latencies from one integer to the next.
 #[derive(Clone, Copy)]
-struct Divisor {
+pub(super) struct Divisor {
     d: u32,
     /// `ceil(2^64 / d)`; 0 for 1, whose reciprocal does not fit.
     reciprocal: u64,
@@ -84,7 +85,7 @@ impl Divisor {
     /// `d`, which must not be 0; looked up in [`RECIPROCALS`] for a short
     /// label's lengths.
     #[inline]
-    fn new(d: u32) -> Self {
+    pub(super) fn new(d: u32) -> Self {
         Self::tabled(d).unwrap_or(Divisor {
             d,
             reciprocal: (u64::MAX / u64::from(d)).wrapping_add(1),
@@ -100,7 +101,7 @@ impl Divisor {
 
     /// `x div d`.
     #[inline]
-    fn divide(self, x: u32) -> u32 {
+    pub(super) fn divide(self, x: u32) -> u32 {
         if self.d == 1 {
             x
         } else {
@@ -232,55 +233,50 @@ impl Progress {
     }
 }
 
-/// Section 6.2's main loop without its output, from `from` on: calls
-/// `insert(i, n, flag)` for each code point `n` that it inserts at index `i`
-/// (at most the current output length), with errors at exactly the RFC's
-/// points.
-#[inline(always)]
-pub(super) fn insertions(
+/// One step of section 6.2's main loop from `at`, which it moves on: reads
+/// one integer, and returns where its code point is inserted (an index of
+/// at most the output's length), the code point, and its case flag; with
+/// the RFC's errors at exactly the RFC's points.
+#[inline]
+pub(super) fn step(
     input: &[u8],
-    from: Progress,
+    at: &mut Progress,
     max_out: u32,
-    mut insert: impl FnMut(u32, u32, bool),
-) -> Result<(), Error> {
+) -> Result<(u32, u32, bool), Error> {
     let Progress {
-        mut n,
-        mut i,
-        mut bias,
-        mut len,
-        mut pos,
-    } = from;
-    while pos < input.len() {
-        let oldi = i;
-        let numpoints = Divisor::new(len + 1);
-        (i, pos) = read_delta(input, pos, i, bias)?;
-        bias = adapt_with(i - oldi, oldi == 0, |x| numpoints.divide(x));
-        let wraps = numpoints.divide(i);
-        n = n.checked_add(wraps).ok_or(Error::Overflow {
-            check: OverflowCheck::DecodeCodePoint,
-            position: pos - 1,
-        })?;
-        i -= wraps * (len + 1);
-        if len >= max_out {
-            return Err(Error::BigOutput);
-        }
-        insert(i, n, input[pos - 1].is_ascii_uppercase());
-        len += 1;
-        i += 1;
+        n,
+        i: oldi,
+        bias,
+        len,
+        pos,
+    } = *at;
+    let numpoints = Divisor::new(len + 1);
+    let (i, pos) = read_delta(input, pos, oldi, bias)?;
+    let bias = adapt_with(i - oldi, oldi == 0, |x| numpoints.divide(x));
+    let wraps = numpoints.divide(i);
+    let n = n.checked_add(wraps).ok_or(Error::Overflow {
+        check: OverflowCheck::DecodeCodePoint,
+        position: pos - 1,
+    })?;
+    let i = i - wraps * (len + 1);
+    if len >= max_out {
+        return Err(Error::BigOutput);
     }
-    Ok(())
+    *at = Progress {
+        n,
+        i: i + 1,
+        bias,
+        len: len + 1,
+        pos,
+    };
+    Ok((i, n, input[pos - 1].is_ascii_uppercase()))
 }
 
 /// Reads one generalized variable-length integer (section 6.2's inner loop)
 /// from `input[pos..]` with `bias`, adding it to `i`: returns the new `i` and
 /// the position after its last digit, or the RFC's error at its exact point.
 #[inline(always)]
-pub(super) fn read_delta(
-    input: &[u8],
-    mut pos: usize,
-    mut i: u32,
-    bias: u32,
-) -> Result<(u32, usize), Error> {
+fn read_delta(input: &[u8], mut pos: usize, mut i: u32, bias: u32) -> Result<(u32, usize), Error> {
     let mut w: u32 = 1;
     let mut k = BASE;
     loop {
