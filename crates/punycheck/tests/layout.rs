@@ -215,15 +215,7 @@ const COMMAND_LINE_CRATES: [&str; 6] = [
 fn normal_tree(package: &str, features: &[&str]) -> (BTreeSet<String>, String) {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = std::process::Command::new(&cargo)
-        .args([
-            "tree",
-            "--offline",
-            "--locked",
-            "-p",
-            package,
-            "-e",
-            "normal",
-        ])
+        .args(["tree", "--locked", "-p", package, "-e", "normal"])
         .args(["--prefix", "none", "--format", "{p}"])
         .args(features)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
