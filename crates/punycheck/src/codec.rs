@@ -7,16 +7,19 @@
 //! share one shape, so the harness treats them alike: encoding turns code
 //! points into bytes, decoding turns bytes back into code points, and
 //! failures are one of the RFC 3492 statuses ([`crate::punycode::ErrorKind`]).
+//! The `label` codec has that shape too, one level up: encoding is ToASCII
+//! of one U-label, decoding ToUnicode of one A-label ([`crate::label`]).
 
 use std::fmt;
 
+use crate::label::{LabelProfile, LabelRules, Switches};
+
 /// One encoding, named as on the command line, in `punycheck.toml` and in
 /// vector files ([`Codec::name`]).
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
-#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
-#[serde(rename_all = "kebab-case")]
+/// The `label` codec carries its profile, so that everything keyed by a
+/// codec (its reference, its vectors, a baseline) is keyed by the profile
+/// too; by name it is `label` whatever the profile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Codec {
     /// Punycode, RFC 3492.
     Punycode,
@@ -26,11 +29,33 @@ pub enum Codec {
     Lace,
     /// UTF-8 as RFC 2279 defines it (1 to 6 octets, values up to 0x7FFFFFFF).
     Utf8,
+    /// The A-label layer: ToASCII and ToUnicode of one DNS label under a
+    /// profile (UTS #46, with the caller's switches).
+    Label(LabelProfile),
 }
 
 impl Codec {
-    /// Every codec, Punycode first.
-    pub const ALL: [Codec; 4] = [Codec::Punycode, Codec::AmcAceZ, Codec::Lace, Codec::Utf8];
+    /// Every codec, Punycode first (`label` with its default profile).
+    pub const ALL: [Codec; 5] = [
+        Codec::Punycode,
+        Codec::AmcAceZ,
+        Codec::Lace,
+        Codec::Utf8,
+        Codec::Label(LabelProfile::DEFAULT),
+    ];
+
+    /// The `label` codec under `rules` with `switches`.
+    pub fn label(rules: LabelRules, switches: Switches) -> Self {
+        Codec::Label(LabelProfile { rules, switches })
+    }
+
+    /// The profile of the `label` codec; `None` for the others.
+    pub fn label_profile(self) -> Option<LabelProfile> {
+        match self {
+            Codec::Label(profile) => Some(profile),
+            _ => None,
+        }
+    }
 
     /// The name used on the command line and in vector files.
     pub fn name(self) -> &'static str {
@@ -39,10 +64,12 @@ impl Codec {
             Codec::AmcAceZ => "amc-ace-z",
             Codec::Lace => "lace",
             Codec::Utf8 => "utf8",
+            Codec::Label(_) => "label",
         }
     }
 
-    /// Parses a name produced by [`Codec::name`].
+    /// Parses a name produced by [`Codec::name`] (`label` with its
+    /// default profile).
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|c| c.name() == name)
     }
@@ -60,7 +87,38 @@ impl Codec {
             Codec::AmcAceZ => "draft-ietf-idn-amc-ace-z-01",
             Codec::Lace => "draft-ietf-idn-lace-00",
             Codec::Utf8 => "RFC 2279",
+            Codec::Label(profile) => profile.rules.specification(),
         }
+    }
+}
+
+impl serde::Serialize for Codec {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Codec {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        Codec::from_name(&name).ok_or_else(|| {
+            let names: Vec<&str> = Codec::ALL.iter().map(|c| c.name()).collect();
+            serde::de::Error::custom(format!(
+                "unknown codec {name:?}, expected one of {}",
+                names.join(", ")
+            ))
+        })
+    }
+}
+
+#[cfg(feature = "clap")]
+impl clap::ValueEnum for Codec {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Codec::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()))
     }
 }
 

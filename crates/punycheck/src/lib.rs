@@ -31,6 +31,9 @@
 //! - [`vocabulary`]: the questions, answers and divergence classes that
 //!   engines and the harness share; below both, so neither imports the other
 //!   back.
+//! - [`label`]: the A-label layer, ToUnicode and ToASCII of one DNS label
+//!   under UTS #46, written from the standard's text on the clean-room
+//!   Punycode: punycheck's reference for the `label` codec.
 //! - [`rfc_text`]: reads the RFC text itself (Appendix C, section 7).
 //! - [`utf8`]: UTF-8 as RFC 2279 defines it (1 to 6 octets, values up to
 //!   0x7FFFFFFF, overlong forms refused per its sections 2 and 6), and the
@@ -62,6 +65,7 @@ pub mod codec;
 pub mod engines;
 pub mod fuzz;
 pub mod harness;
+pub mod label;
 pub mod lace;
 pub mod punycode;
 pub mod rfc_text;

@@ -34,7 +34,10 @@ mod spec;
 pub use builtin::Icu;
 #[cfg(feature = "libidn2")]
 pub use builtin::Libidn2;
-pub use builtin::{AmcC, AmcCAsPunycode, Bootstring, CleanRoom, Idna, LaceCleanRoom, RfcC};
+pub use builtin::{
+    AmcC, AmcCAsPunycode, Bootstring, CleanRoom, Idna, IdnaLabel, LabelReference, LaceCleanRoom,
+    RfcC,
+};
 pub use builtin::{StdUtf8, Utf8CleanRoom};
 pub use declaration::{Declaration, Declared};
 pub use external::StartError;
@@ -118,6 +121,13 @@ pub enum PunycodeInput {
     /// with other bytes cannot be decoded, and code points whose encoding
     /// would contain them (basic controls) cannot be encoded.
     PrintableLine,
+    /// One label as a line of UTF-8 text without control characters, what
+    /// every implementation of the `label` codec is asked: to decode
+    /// (ToUnicode), a label that begins with an ACE prefix in any case (it
+    /// may hold a non-ASCII character, which an implementation must
+    /// refuse); to encode (ToASCII), a label with at least one non-ASCII
+    /// code point. Plain ASCII labels are not the codec's questions.
+    LabelLine,
 }
 
 impl PunycodeInput {
@@ -127,6 +137,7 @@ impl PunycodeInput {
             PunycodeInput::Bytes => "decodes any bytes",
             PunycodeInput::Utf8 => "decodes UTF-8 text only",
             PunycodeInput::PrintableLine => "one line of printable ASCII each way",
+            PunycodeInput::LabelLine => "one label a line: A-labels to decode, U-labels to encode",
         }
     }
 }
@@ -272,6 +283,7 @@ pub fn builtin_for(codec: Codec) -> Vec<Box<dyn Engine>> {
         Codec::AmcAceZ => vec![Box::new(AmcC), Box::new(Bootstring::amc_ace_z())],
         Codec::Lace => vec![Box::new(LaceCleanRoom)],
         Codec::Utf8 => vec![Box::new(Utf8CleanRoom), Box::new(StdUtf8)],
+        Codec::Label(profile) => builtin::label_builtin(profile),
     }
 }
 
@@ -360,12 +372,20 @@ pub fn check_supported(
                 ),
             ));
         }
-        if caps.punycode_input == PunycodeInput::PrintableLine
-            && input.iter().any(|&cp| cp < 0x20 || cp == 0x7F)
+        if matches!(
+            caps.punycode_input,
+            PunycodeInput::PrintableLine | PunycodeInput::LabelLine
+        ) && input.iter().any(|&cp| cp < 0x20 || cp == 0x7F)
         {
             return Err((
                 Class::InputForm,
                 "a basic control code point cannot cross its printable-ASCII channel".into(),
+            ));
+        }
+        if caps.punycode_input == PunycodeInput::LabelLine && input.iter().all(|&cp| cp < 0x80) {
+            return Err((
+                Class::InputForm,
+                "a plain ASCII label, which the label codec does not ask to encode".into(),
             ));
         }
         if let Some(limit) = caps.max_encode_input.filter(|&l| input.len() > l) {
@@ -395,6 +415,21 @@ pub fn check_supported(
                 Class::InputForm,
                 "input is not printable ASCII, which is all its channel carries".into(),
             ));
+        }
+        if caps.punycode_input == PunycodeInput::LabelLine {
+            if !std::str::from_utf8(input).is_ok_and(|text| !text.chars().any(char::is_control)) {
+                return Err((
+                    Class::InputForm,
+                    "input is not one line of text, which is all a label question carries".into(),
+                ));
+            }
+            if !crate::label::has_ace_prefix(input) {
+                return Err((
+                    Class::InputForm,
+                    "no ACE prefix: a plain label, which the label codec does not ask to decode"
+                        .into(),
+                ));
+            }
         }
         if let Some(limit) = caps.max_decode_input.filter(|&l| input.len() > l) {
             return Err((

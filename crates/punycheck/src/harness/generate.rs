@@ -183,8 +183,9 @@ impl Generator {
     }
 
     /// A generator of requests for `codec` from `seed`: for Punycode, the
-    /// hand-made regions below; for the other codecs the same code points,
-    /// and encoded text from their reference, mutated with their alphabet.
+    /// hand-made regions below; for labels, those of
+    /// [`super::labels`]; for the other codecs the same code points, and
+    /// encoded text from their reference, mutated with their alphabet.
     pub fn for_codec(codec: Codec, seed: u64) -> Self {
         let mut long_rng = ChaCha8Rng::seed_from_u64(seed);
         long_rng.set_stream(LONG_STREAM);
@@ -214,6 +215,13 @@ impl Generator {
     }
 
     fn regular_request(&mut self) -> Request {
+        if let Some(profile) = self.codec.label_profile() {
+            return if self.count.is_multiple_of(2) {
+                super::labels::encode_request(&mut self.rng)
+            } else {
+                super::labels::decode_request(&mut self.rng, profile)
+            };
+        }
         if self.count.is_multiple_of(2) {
             let mut request = self.encode_request();
             if let Request::Encode { flags, .. } = &mut request

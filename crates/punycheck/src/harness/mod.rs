@@ -10,6 +10,7 @@ pub mod cost;
 pub mod errors;
 pub mod export;
 pub mod generate;
+pub mod labels;
 pub mod limit_hint;
 pub mod matrix;
 pub mod minimize;

@@ -13,6 +13,8 @@
 //! output = "ihqwc..."                # expected success ...
 //! # output_hex = "c3a9"              # ... encode: as raw bytes (UTF-8 output) ...
 //! # error = "bad_input"              # ... or expected failure kind
+//! #                                  # ("refused" for the label codec, with
+//! # reason = "decodes to ASCII only" # the words of the rule that refuses)
 //! # overflow_check = "decode_digit"  # with error = "overflow": the check that fires
 //! # limit_check = "decode_digit"     # with output: lands exactly on maxint there
 //! provenance = "where the input and the expected value come from"
@@ -55,6 +57,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ),
     ("lace.toml", include_str!("../../vectors/lace.toml")),
     ("utf8.toml", include_str!("../../vectors/utf8.toml")),
+    ("label.toml", include_str!("../../vectors/label.toml")),
 ];
 
 /// The direction a case runs in.
@@ -82,6 +85,7 @@ struct RawCase {
     error: Option<String>,
     overflow_check: Option<String>,
     limit_check: Option<String>,
+    reason: Option<String>,
     provenance: String,
 }
 
@@ -121,6 +125,9 @@ pub struct Case {
     pub overflow_check: Option<OverflowCheck>,
     /// For successes: the check whose quantity lands exactly on `maxint`.
     pub limit_check: Option<OverflowCheck>,
+    /// For refusals of the `label` codec: the rule that refuses, as the
+    /// reference's message words it ([`crate::label::LabelError`]).
+    pub reason: Option<String>,
     /// Where the input and the expected value come from.
     pub provenance: String,
 }
@@ -142,6 +149,15 @@ fn convert(file: &str, codec: Codec, raw: RawCase) -> Result<Case, String> {
         (None, Some(hex), None) if raw.op == Op::Encode => {
             Expected::Encoded(parse_hex(&hex).map_err(|e| e.to_string())?)
         }
+        // A label is refused or not: its reason is the case's `reason`.
+        (None, None, Some(error)) if matches!(codec, Codec::Label(_)) => {
+            if error != "refused" {
+                return Err(format!(
+                    "a label case's error is \"refused\", not {error:?}"
+                ));
+            }
+            Expected::Error(ErrorKind::BadInput)
+        }
         (None, None, Some(error)) => Expected::Error(
             ErrorKind::from_name(&error).ok_or_else(|| format!("unknown error {error:?}"))?,
         ),
@@ -161,6 +177,10 @@ fn convert(file: &str, codec: Codec, raw: RawCase) -> Result<Case, String> {
     if limit_check.is_some() && matches!(expected, Expected::Error(_)) {
         return Err("limit_check needs an output".into());
     }
+    if raw.reason.is_some() && !matches!((codec, &expected), (Codec::Label(_), Expected::Error(_)))
+    {
+        return Err("reason is for refusals of the label codec".into());
+    }
     if raw.provenance.trim().is_empty() {
         return Err("provenance is empty".into());
     }
@@ -173,6 +193,7 @@ fn convert(file: &str, codec: Codec, raw: RawCase) -> Result<Case, String> {
         expected,
         overflow_check,
         limit_check,
+        reason: raw.reason,
         provenance: raw.provenance,
     })
 }

@@ -1,8 +1,8 @@
 //! The implementations built into punycheck, each in this very process:
 //! the clean-room code ([`CleanRoom`]), the RFC's C code ([`RfcC`]), the
 //! `idna` crate, the system's libidn2 and ICU (behind cargo features), the
-//! generic Bootstring coder, AMC-ACE-Z's C sample, and the LACE and UTF-8
-//! codecs. Which of them a codec has, and which is its reference, is
+//! generic Bootstring coder, AMC-ACE-Z's C sample, the LACE and UTF-8
+//! codecs, and the A-label layer's reference and the `idna` crate's UTS #46. Which of them a codec has, and which is its reference, is
 //! [`super::builtin_for`]'s list.
 //!
 //! Implementations outside punycheck (programs and libraries) are reached
@@ -14,6 +14,7 @@ mod cleanroom;
 #[cfg(feature = "icu")]
 mod icu;
 mod idna;
+mod label;
 mod lace;
 #[cfg(feature = "libidn2")]
 mod libidn2;
@@ -26,6 +27,7 @@ pub use cleanroom::CleanRoom;
 #[cfg(feature = "icu")]
 pub use icu::Icu;
 pub use idna::Idna;
+pub use label::{IdnaLabel, LabelReference, builtin as label_builtin};
 pub use lace::LaceCleanRoom;
 #[cfg(feature = "libidn2")]
 pub use libidn2::Libidn2;

@@ -42,7 +42,7 @@ use wait_timeout::ChildExt;
 
 use super::StartError;
 use super::attempt::{Deadline, Missed, ask_twice, cores};
-use super::line::{MAX_OUTPUT, Program, convention_error, crash_line, parse_token, probe};
+use super::line::{MAX_OUTPUT, Program, crash_line, parse_token, probe};
 use super::process;
 use crate::codec::Codec;
 use crate::engines::{Capabilities, Declaration, DecodeResult, EncodeResult, Engine, EngineError};
@@ -193,7 +193,7 @@ impl Exec {
         let first = message.lines().next().unwrap_or("").trim();
         if let Some(line) = crash_line(&message) {
             EngineError::Crashed(format!("exit status {}: {line}", run.status.unwrap_or(-1)))
-        } else if let Some(error) = convention_error(first, kinds) {
+        } else if let Some(error) = self.program.refusal(first, kinds) {
             error
         } else {
             EngineError::Broken(format!(

@@ -21,6 +21,7 @@ use std::process::{Child, Command, Stdio};
 
 use super::{StartError, process};
 use crate::codec::Codec;
+use crate::engines::declaration::{DomainDecl, ErrorsDecl};
 use crate::engines::{
     Capabilities, CodePointDomain, Declaration, Directions, Engine, EngineError, ErrorDetail,
     PunycodeInput,
@@ -74,6 +75,13 @@ impl Program {
         if !codec.has_annotations() {
             self.declaration.annotations = Some(false);
         }
+        // A label is text, and its refusals have no RFC 3492 kind: unless
+        // declared otherwise, Unicode scalar values and failures only.
+        if matches!(codec, Codec::Label(_)) {
+            let declared = &mut self.declaration;
+            declared.domain = declared.domain.or(Some(DomainDecl::Unicode));
+            declared.errors = declared.errors.or(Some(ErrorsDecl::FailureOnly));
+        }
     }
 
     /// Whether the encoded form crosses the channel as hexadecimal.
@@ -82,8 +90,9 @@ impl Program {
     }
 
     /// What it supports: everything RFC 3492 asks, with annotations, over
-    /// the convention's channel (a printable-ASCII line, or hexadecimal
-    /// bytes for UTF-8), with its declaration laid over it.
+    /// the convention's channel (a printable-ASCII line, a line of text for
+    /// labels, or hexadecimal bytes for UTF-8), with its declaration laid
+    /// over it.
     pub fn capabilities(&self) -> Capabilities {
         let own = Capabilities {
             domain: CodePointDomain::U32,
@@ -91,6 +100,8 @@ impl Program {
             errors: ErrorDetail::Kinds,
             punycode_input: if self.hex_channel() {
                 PunycodeInput::Bytes
+            } else if matches!(self.codec, Codec::Label(_)) {
+                PunycodeInput::LabelLine
             } else {
                 PunycodeInput::PrintableLine
             },
@@ -101,6 +112,22 @@ impl Program {
             deviations: &[],
         };
         self.declaration.apply(own)
+    }
+
+    /// What its failure message says ([`convention_error`]); for the
+    /// `label` codec, whose refusals have no RFC 3492 kind, any message is
+    /// a refusal in the program's own words (`error` alone, a bare one).
+    pub fn refusal(&self, message: &str, kinds: bool) -> Option<EngineError> {
+        if !matches!(self.codec, Codec::Label(_)) {
+            return convention_error(message, kinds);
+        }
+        let why = message.strip_prefix("failed").unwrap_or(message);
+        let why = why.strip_prefix(':').unwrap_or(why).trim();
+        Some(if why.is_empty() {
+            EngineError::Rejected(None)
+        } else {
+            EngineError::Failed(excerpt(why))
+        })
     }
 
     /// Whether its failures say their kind (not declared

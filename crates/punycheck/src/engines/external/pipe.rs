@@ -39,7 +39,7 @@ use wait_timeout::ChildExt;
 
 use super::StartError;
 use super::attempt::{Deadline, Missed, Pool, ask_twice, cores};
-use super::line::{MAX_OUTPUT, Program, convention_error, crash_line, parse_token, probe};
+use super::line::{MAX_OUTPUT, Program, crash_line, parse_token, probe};
 use super::process::{self, StderrTail};
 use crate::codec::Codec;
 use crate::engines::{Capabilities, Declaration, DecodeResult, EncodeResult, Engine, EngineError};
@@ -172,12 +172,15 @@ impl Pipe {
         }
         if let Some(message) = answer.strip_prefix("error ") {
             let kinds = self.program.says_kinds();
-            return Err(convention_error(message.trim(), kinds).unwrap_or_else(|| {
-                EngineError::Broken(format!(
-                    "an error message outside the convention: {}",
-                    quoted(message.as_bytes())
-                ))
-            }));
+            return Err(self
+                .program
+                .refusal(message.trim(), kinds)
+                .unwrap_or_else(|| {
+                    EngineError::Broken(format!(
+                        "an error message outside the convention: {}",
+                        quoted(message.as_bytes())
+                    ))
+                }));
         }
         Err(EngineError::Broken(format!(
             "answered {}, a line that starts with neither ok nor error",

@@ -1,0 +1,222 @@
+//! Generated questions of the `label` codec: U-labels valid under every
+//! profile to encode (sometimes broken on purpose), and their A-labels
+//! mutated at the Punycode level to decode.
+//!
+//! The mutations are the places the A-label advisories were found:
+//! truncation, the case of the prefix and of the Punycode, a delimiter
+//! moved, doubled or removed, a digit changed, payloads that decode to
+//! ASCII only (`xn--go-`), the empty payload (`xn--`), and bytes outside
+//! the letters, digits and hyphen (`_`, `+`, a non-ASCII letter inside the
+//! A-label). No question holds a full stop (each is about one label) or a
+//! code point the URL Standard forbids in a host (a space, `%`, `/`...):
+//! those are the URL parser's questions, not the label layer's.
+
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::label::{self, LabelProfile};
+use crate::vocabulary::Request;
+
+/// Lowercase letters and digits: valid in every profile, any position.
+const LDH: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
+
+/// Non-ASCII letters valid in a label under UTS #46 and IDNA2008 (PVALID)
+/// alike, assigned since Unicode 1.1 and left to right: Latin-1, Latin
+/// Extended-A, Greek, Cyrillic, Hiragana, Katakana, CJK, Hangul.
+const LETTERS: &[(u32, u32)] = &[
+    (0x00E0, 0x00F6),
+    (0x00F8, 0x00FF),
+    (0x0101, 0x0101),
+    (0x0107, 0x0107),
+    (0x0161, 0x0161),
+    (0x03B1, 0x03C9),
+    (0x0430, 0x044F),
+    (0x3041, 0x3094),
+    (0x30A1, 0x30FA),
+    (0x4E00, 0x4FFF),
+    (0xAC00, 0xAFFF),
+];
+
+/// Code points that break a label in one rule each: an uppercase letter
+/// (mapped), U+2488 (disallowed; WebKit's `xn--a-ecp`), a combining mark
+/// (first, it breaks criterion 6), the zero width joiner and non-joiner
+/// (ContextJ), Hebrew alef (Bidi), U+00DF (deviation: valid in
+/// Nontransitional), U+FFFD, and the low line (not LDH). Never a full
+/// stop: a question is about one label.
+const BREAKERS: &[u32] = &[
+    0x0041, 0x2488, 0x0301, 0x200D, 0x200C, 0x05D0, 0x00DF, 0xFFFD, 0x005F,
+];
+
+/// One U-label: letters and digits with at least one non-ASCII letter,
+/// hyphens only inside and never at the third and fourth positions.
+fn u_label(rng: &mut ChaCha8Rng) -> Vec<u32> {
+    let len = match rng.random_range(0..10) {
+        0..=6 => rng.random_range(1..8),
+        7..=8 => rng.random_range(8..24),
+        _ => rng.random_range(40..70),
+    };
+    let mut out: Vec<u32> = (0..len)
+        .map(|_| {
+            if rng.random_bool(0.5) {
+                u32::from(LDH[rng.random_range(0..LDH.len())])
+            } else {
+                letter(rng)
+            }
+        })
+        .collect();
+    if out.len() > 5 && rng.random_bool(0.2) {
+        let at = rng.random_range(4..out.len() - 1);
+        out[at] = u32::from(b'-');
+    }
+    if !out.iter().any(|&cp| cp > 0x7F) {
+        let at = rng.random_range(0..=out.len());
+        out.insert(at, letter(rng));
+    }
+    out
+}
+
+fn letter(rng: &mut ChaCha8Rng) -> u32 {
+    let (lo, hi) = LETTERS[rng.random_range(0..LETTERS.len())];
+    rng.random_range(lo..=hi)
+}
+
+/// A question to encode: a valid U-label, or one broken by one code point
+/// or by its shape (the ACE prefix, hyphens at the third and fourth
+/// positions or at an end).
+pub fn encode_request(rng: &mut ChaCha8Rng) -> Request {
+    let mut code_points = u_label(rng);
+    match rng.random_range(0..10) {
+        0..=5 => {}
+        6 | 7 => {
+            let at = rng.random_range(0..=code_points.len());
+            code_points.insert(at, BREAKERS[rng.random_range(0..BREAKERS.len())]);
+        }
+        8 => {
+            let prefix: &[u32] = match rng.random_range(0..3) {
+                0 => &[0x78, 0x6E, 0x2D, 0x2D],
+                1 => &[0x61, 0x62, 0x2D, 0x2D],
+                _ => &[0x2D],
+            };
+            code_points.splice(0..0, prefix.iter().copied());
+        }
+        _ => code_points.push(0x2D),
+    }
+    Request::Encode {
+        code_points,
+        flags: None,
+    }
+}
+
+/// A question to decode: the A-label of a valid U-label under `profile`'s
+/// reference, mutated most of the time.
+pub fn decode_request(rng: &mut ChaCha8Rng, profile: LabelProfile) -> Request {
+    let text = loop {
+        if let Ok(text) = label::to_ascii(profile, &u_label(rng)) {
+            break text;
+        }
+    };
+    Request::Decode(mutate(rng, text))
+}
+
+/// One of the mutations of the module docs, or none.
+fn mutate(rng: &mut ChaCha8Rng, mut text: Vec<u8>) -> Vec<u8> {
+    let payload = text.split_off(4);
+    let mut prefix = text;
+    let mut payload = payload;
+    match rng.random_range(0..14) {
+        0..=2 => {}
+        3 => {
+            // The case of the prefix.
+            for b in &mut prefix {
+                if rng.random_bool(0.5) {
+                    b.make_ascii_uppercase();
+                }
+            }
+        }
+        4 => payload.make_ascii_uppercase(),
+        5 => {
+            // Truncated.
+            let at = rng.random_range(0..=payload.len());
+            payload.truncate(at);
+        }
+        6 => {
+            // A digit changed.
+            if !payload.is_empty() {
+                let at = rng.random_range(0..payload.len());
+                payload[at] = LDH[rng.random_range(0..LDH.len())];
+            }
+        }
+        7 => {
+            // The delimiter moved, doubled, or added in front.
+            let at = rng.random_range(0..=payload.len());
+            payload.insert(at, b'-');
+        }
+        8 => {
+            // Removed: every delimiter.
+            payload.retain(|&b| b != b'-');
+        }
+        9 => {
+            // A payload of ASCII only: letters and a final delimiter.
+            let len = rng.random_range(0..8);
+            payload = (0..len).map(|_| LDH[rng.random_range(0..26)]).collect();
+            payload.push(b'-');
+        }
+        10 => payload.clear(),
+        11 => {
+            // A byte outside letters, digits and hyphen.
+            let at = rng.random_range(0..=payload.len());
+            let odd: &[u8] =
+                [&b"_"[..], b"\xE3\x81\x8C", b"\xC3\xA9", b"+"][rng.random_range(0..4)];
+            payload.splice(at..at, odd.iter().copied());
+        }
+        12 => {
+            // The prefix twice (ada's xn--xn--).
+            prefix.extend_from_slice(b"xn--");
+        }
+        _ => {
+            // A far digit: a code point far above the rest.
+            let at = rng.random_range(0..=payload.len());
+            payload.splice(at..at, b"9z".iter().copied());
+        }
+    }
+    prefix.extend(payload);
+    prefix
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn valid_u_labels_are_valid() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..2000 {
+            let cps = u_label(&mut rng);
+            let mut profile = LabelProfile::DEFAULT;
+            profile.switches.verify_dns_length = false;
+            assert!(
+                label::to_ascii(profile, &cps).is_ok(),
+                "{cps:X?}: {:?}",
+                label::to_ascii(profile, &cps)
+            );
+        }
+    }
+
+    #[test]
+    fn decode_questions_are_mostly_a_labels_and_some_are_refused() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let (mut accepted, mut refused) = (0, 0);
+        for _ in 0..2000 {
+            let Request::Decode(text) = decode_request(&mut rng, LabelProfile::DEFAULT) else {
+                panic!("a decode question");
+            };
+            assert!(label::has_ace_prefix(&text), "{text:?}");
+            match label::to_unicode(LabelProfile::DEFAULT, &text) {
+                Ok(_) => accepted += 1,
+                Err(_) => refused += 1,
+            }
+        }
+        assert!(accepted > 400 && refused > 400, "{accepted} {refused}");
+    }
+}

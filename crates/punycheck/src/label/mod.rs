@@ -1,0 +1,362 @@
+//! The A-label layer: ToUnicode and ToASCII of one DNS label, where
+//! Punycode meets the DNS.
+//!
+//! An A-label is the ACE prefix `xn--` followed by Punycode (RFC 3492) of a
+//! U-label, a label holding at least one non-ASCII code point (RFC 5890
+//! section 2.3.2.1). Whether a string is an A-label is decided above
+//! Punycode: the prefix is taken in any case, the Punycode must decode, the
+//! decoding must be neither empty nor all ASCII (`xn--go-` decodes to `go`,
+//! so one name would display as another), and the U-label must pass the
+//! profile's validity rules. Most Punycode advisories of 2022-2026 are in
+//! this layer: Go's `xn--go-`, the Rust `idna` crate's RUSTSEC-2024-0421,
+//! Node's `url.domainToUnicode`, WebKit's `xn--a-ecp`, ada's `xn--xn--`.
+//!
+//! [`to_unicode`] and [`to_ascii`] are punycheck's reference for the
+//! `label` codec ([`crate::codec::Codec::Label`]). They are written from
+//! the standards' text, each step citing it, on punycheck's clean-room
+//! Punycode ([`crate::punycode`]). What the rules look up per code point
+//! (the UTS #46 status of each code point and NFC, General_Category,
+//! Bidi_Class, Joining_Type, Canonical_Combining_Class) comes from ICU4X's
+//! data (`icu_normalizer`'s UTS #46 mapper and `icu_properties`, the
+//! tables the `idna` crate itself uses), not from tables written here.
+//!
+//! # Profiles
+//!
+//! [`LabelRules`] names the standard; [`LabelProfile`] adds the switches
+//! that the standard leaves to the caller ([`Switches`]: the URL Standard
+//! sets them differently from a registry).
+//!
+//! - [`LabelRules::Uts46`]: UTS #46 (Unicode IDNA Compatibility
+//!   Processing), revision 33, Nontransitional Processing, CheckBidi and
+//!   CheckJoiners on, IgnoreInvalidPunycode off ([`uts46`]).
+
+pub mod uts46;
+
+use std::fmt;
+
+use crate::punycode;
+
+/// The ACE prefix of RFC 3490 section 5 and RFC 5890 section 2.3.2.5, as
+/// it is written in an A-label (the standards compare it in any case).
+pub const ACE_PREFIX: &str = "xn--";
+
+/// The longest label the DNS carries, in octets (RFC 1034 section 3.1, and
+/// UTS #46 section 4.2 ToASCII, step 3, VerifyDnsLength).
+pub const MAX_LABEL_OCTETS: usize = 63;
+
+/// The standard a label is judged by.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum LabelRules {
+    /// UTS #46 revision 33, Nontransitional Processing: what browsers, URL
+    /// parsers and most libraries implement (the `idna` crate, ICU's
+    /// `uidna`, Node's `url`, ada).
+    #[default]
+    Uts46,
+}
+
+impl LabelRules {
+    /// Every profile.
+    pub const ALL: [LabelRules; 1] = [LabelRules::Uts46];
+
+    /// Its name on the command line, in `punycheck.toml` and in vector
+    /// files.
+    pub fn name(self) -> &'static str {
+        match self {
+            LabelRules::Uts46 => "uts46",
+        }
+    }
+
+    /// Parses a name produced by [`LabelRules::name`].
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|r| r.name() == name)
+    }
+
+    /// The document it follows.
+    pub fn specification(self) -> &'static str {
+        match self {
+            LabelRules::Uts46 => "UTS #46 revision 33 (Nontransitional Processing)",
+        }
+    }
+}
+
+impl fmt::Display for LabelRules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The switches UTS #46 leaves to its caller (section 4, Processing, and
+/// 4.2, ToASCII). Their defaults are the values of Unicode's own
+/// conformance data (`IdnaTestV2.txt`: all three on), the strict setting
+/// of a registry or a resolver; the URL Standard's "domain to ASCII" turns
+/// all three off ([`Switches::URL`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Switches {
+    /// CheckHyphens: no hyphen-minus at the start, the end, or in both the
+    /// third and fourth positions (validity criteria 2 and 3); when off,
+    /// only a label beginning with `xn--` is refused (criterion 4).
+    pub check_hyphens: bool,
+    /// UseSTD3ASCIIRules: the ASCII code points of a label are only
+    /// lowercase letters, digits and the hyphen-minus (criterion 7).
+    pub use_std3_ascii_rules: bool,
+    /// VerifyDnsLength: ToASCII's answer is 1 to 63 octets long (section
+    /// 4.2, step 3). ToUnicode has no such step.
+    pub verify_dns_length: bool,
+}
+
+impl Switches {
+    /// All three on: Unicode's conformance data, a registry, a resolver.
+    pub const STRICT: Switches = Switches {
+        check_hyphens: true,
+        use_std3_ascii_rules: true,
+        verify_dns_length: true,
+    };
+
+    /// All three off: the URL Standard's host parser (`beStrict` false).
+    pub const URL: Switches = Switches {
+        check_hyphens: false,
+        use_std3_ascii_rules: false,
+        verify_dns_length: false,
+    };
+
+    /// The switches as `CheckHyphens=true UseSTD3ASCIIRules=false ...`.
+    pub fn described(self) -> String {
+        format!(
+            "CheckHyphens={} UseSTD3ASCIIRules={} VerifyDnsLength={}",
+            self.check_hyphens, self.use_std3_ascii_rules, self.verify_dns_length
+        )
+    }
+}
+
+impl Default for Switches {
+    fn default() -> Self {
+        Switches::STRICT
+    }
+}
+
+/// A profile: the rules and the caller's switches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LabelProfile {
+    /// The standard.
+    pub rules: LabelRules,
+    /// The caller's switches.
+    pub switches: Switches,
+}
+
+impl LabelProfile {
+    /// UTS #46 with every switch on ([`Switches::STRICT`]).
+    pub const DEFAULT: LabelProfile = LabelProfile {
+        rules: LabelRules::Uts46,
+        switches: Switches::STRICT,
+    };
+}
+
+impl fmt::Display for LabelProfile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.rules, self.switches.described())
+    }
+}
+
+/// Why a label is refused, with the rule that refuses it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LabelError {
+    /// The input is not UTF-8 text.
+    NotText,
+    /// A code point is not a Unicode scalar value (a surrogate, or above
+    /// U+10FFFF), so no label holds it.
+    NotScalar(u32),
+    /// The label holds a full stop (after mapping), so it is not one label.
+    FullStop,
+    /// A code point of the input is disallowed (UTS #46 section 4,
+    /// Processing, step 1, Map).
+    Disallowed(u32),
+    /// An `xn--` label holds a non-ASCII code point.
+    NonAsciiInAceLabel(u32),
+    /// The Punycode after `xn--` does not decode.
+    Punycode(punycode::Error),
+    /// The Punycode decodes to a value that is not a Unicode scalar value.
+    DecodesToNonScalar(u32),
+    /// The Punycode after `xn--` is empty, or decodes to nothing.
+    Empty,
+    /// The Punycode decodes to ASCII only: the label names an ASCII label
+    /// (`xn--go-` is `go`).
+    AsciiOnly,
+    /// The label is not in Normalization Form C (validity criterion 1).
+    NotNfc,
+    /// Hyphen-minus in both the third and fourth positions (criterion 2).
+    HyphensAt3And4,
+    /// Hyphen-minus at the start or the end (criterion 3).
+    HyphenAtEnd,
+    /// The label begins with `xn--` (criterion 4).
+    BeginsWithAcePrefix,
+    /// The label begins with a combining mark (criterion 6).
+    LeadingMark(u32),
+    /// A code point whose status is not valid or deviation (criterion 7).
+    Status(u32),
+    /// An ASCII code point other than a-z, 0-9 and hyphen-minus, with
+    /// UseSTD3ASCIIRules (criterion 7).
+    NotLdh(u32),
+    /// A zero width joiner or non-joiner out of its context (criterion 8,
+    /// RFC 5892 Appendix A.1 and A.2).
+    Joiner(u32),
+    /// The label breaks the Bidi rule (criterion 9, RFC 5893 section 2,
+    /// the numbered condition).
+    Bidi(u8),
+    /// The A-label is longer than the DNS carries (section 4.2, step 3).
+    TooLong(usize),
+}
+
+impl fmt::Display for LabelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LabelError::NotText => f.write_str("the label is not UTF-8 text"),
+            LabelError::NotScalar(cp) => {
+                write!(f, "u+{cp:04X} is not a Unicode scalar value")
+            }
+            LabelError::FullStop => f.write_str(
+                "the label holds a full stop after mapping, so it is two labels \
+                 (UTS #46 section 4, Processing, step 3, Break)",
+            ),
+            LabelError::Disallowed(cp) => write!(
+                f,
+                "u+{cp:04X} is disallowed (UTS #46 section 4, Processing, step 1, Map)"
+            ),
+            LabelError::NonAsciiInAceLabel(cp) => write!(
+                f,
+                "an xn-- label holds the non-ASCII u+{cp:04X} (UTS #46 section 4, Processing, \
+                 step 4, xn-- labels, item 1)"
+            ),
+            LabelError::Punycode(e) => write!(
+                f,
+                "its Punycode does not decode: {e} (UTS #46 section 4, Processing, step 4, \
+                 xn-- labels, item 2)"
+            ),
+            LabelError::DecodesToNonScalar(cp) => write!(
+                f,
+                "its Punycode decodes to u+{cp:04X}, which is not a Unicode scalar value \
+                 (UTS #46 section 4, Processing, step 4, xn-- labels, item 2)"
+            ),
+            LabelError::Empty => f.write_str(
+                "its Punycode decodes to nothing (UTS #46 section 4, Processing, step 4, \
+                 xn-- labels, item 3)",
+            ),
+            LabelError::AsciiOnly => f.write_str(
+                "its Punycode decodes to ASCII only, so it names an ASCII label \
+                 (UTS #46 section 4, Processing, step 4, xn-- labels, item 3)",
+            ),
+            LabelError::NotNfc => f.write_str(
+                "the label is not in Normalization Form C (UTS #46 section 4.1, \
+                 validity criterion 1)",
+            ),
+            LabelError::HyphensAt3And4 => f.write_str(
+                "hyphen-minus in the third and fourth positions, with CheckHyphens \
+                 (UTS #46 section 4.1, validity criterion 2)",
+            ),
+            LabelError::HyphenAtEnd => f.write_str(
+                "hyphen-minus at the start or the end, with CheckHyphens (UTS #46 section \
+                 4.1, validity criterion 3)",
+            ),
+            LabelError::BeginsWithAcePrefix => f.write_str(
+                "the label begins with xn--, without CheckHyphens (UTS #46 section 4.1, \
+                 validity criterion 4)",
+            ),
+            LabelError::LeadingMark(cp) => write!(
+                f,
+                "the label begins with the combining mark u+{cp:04X} (UTS #46 section 4.1, \
+                 validity criterion 6)"
+            ),
+            LabelError::Status(cp) => write!(
+                f,
+                "u+{cp:04X} is not valid in a label: its UTS #46 status is neither valid nor \
+                 deviation (UTS #46 section 4.1, validity criterion 7)"
+            ),
+            LabelError::NotLdh(cp) => write!(
+                f,
+                "the ASCII u+{cp:04X} is not a letter, digit or hyphen-minus, with \
+                 UseSTD3ASCIIRules (UTS #46 section 4.1, validity criterion 7)"
+            ),
+            LabelError::Joiner(cp) => write!(
+                f,
+                "u+{cp:04X} is out of the context RFC 5892 Appendix A allows it in \
+                 (UTS #46 section 4.1, validity criterion 8, CheckJoiners)"
+            ),
+            LabelError::Bidi(rule) => write!(
+                f,
+                "the label breaks the Bidi rule, RFC 5893 section 2 condition {rule} \
+                 (UTS #46 section 4.1, validity criterion 9, CheckBidi)"
+            ),
+            LabelError::TooLong(octets) => write!(
+                f,
+                "the A-label is {octets} octets long, over the DNS's 63, with VerifyDnsLength \
+                 (UTS #46 section 4.2, ToASCII, step 3)"
+            ),
+        }
+    }
+}
+
+impl LabelError {
+    /// The rule, as a short stable name (`ascii-only`, `status`, `bidi`):
+    /// what tells one defect from another in a cause's key, without the
+    /// code point that met it.
+    pub fn rule(&self) -> &'static str {
+        match self {
+            LabelError::NotText => "not-text",
+            LabelError::NotScalar(_) => "not-scalar",
+            LabelError::FullStop => "full-stop",
+            LabelError::Disallowed(_) => "disallowed",
+            LabelError::NonAsciiInAceLabel(_) => "non-ascii-in-a-label",
+            LabelError::Punycode(_) => "punycode",
+            LabelError::DecodesToNonScalar(_) => "decodes-to-non-scalar",
+            LabelError::Empty => "empty",
+            LabelError::AsciiOnly => "ascii-only",
+            LabelError::NotNfc => "not-nfc",
+            LabelError::HyphensAt3And4 => "hyphens-3-4",
+            LabelError::HyphenAtEnd => "hyphen-at-end",
+            LabelError::BeginsWithAcePrefix => "begins-with-xn--",
+            LabelError::LeadingMark(_) => "leading-mark",
+            LabelError::Status(_) => "status",
+            LabelError::NotLdh(_) => "not-ldh",
+            LabelError::Joiner(_) => "contextj",
+            LabelError::Bidi(_) => "bidi",
+            LabelError::TooLong(_) => "too-long",
+        }
+    }
+}
+
+impl std::error::Error for LabelError {}
+
+/// ToUnicode of one label under `profile`: the U-label's code points, or
+/// why the label is refused.
+pub fn to_unicode(profile: LabelProfile, label: &[u8]) -> Result<Vec<u32>, LabelError> {
+    match profile.rules {
+        LabelRules::Uts46 => uts46::to_unicode(profile.switches, label),
+    }
+}
+
+/// ToASCII of one U-label under `profile`: the A-label (`xn--...`), or
+/// why the label is refused.
+pub fn to_ascii(profile: LabelProfile, label: &[u32]) -> Result<Vec<u8>, LabelError> {
+    match profile.rules {
+        LabelRules::Uts46 => uts46::to_ascii(profile.switches, label),
+    }
+}
+
+/// Whether `label` begins with the ACE prefix in any case (`xn--`,
+/// `XN--`, `Xn--`...).
+pub fn has_ace_prefix(label: &[u8]) -> bool {
+    label.len() >= 4 && label[..4].eq_ignore_ascii_case(ACE_PREFIX.as_bytes())
+}

@@ -1,0 +1,444 @@
+//! UTS #46 (Unicode IDNA Compatibility Processing), revision 33, for one
+//! label: Nontransitional Processing with CheckBidi and CheckJoiners on and
+//! IgnoreInvalidPunycode off, the caller's other switches in [`Switches`].
+//!
+//! Section 4, Processing, applied to one label:
+//!
+//! 1. **Map** each code point by its status in the IDNA Mapping Table
+//!    (section 5): disallowed is an error, ignored is removed, mapped is
+//!    replaced, deviation and valid are kept (Nontransitional).
+//! 2. **Normalize** to NFC.
+//! 3. **Break** into labels at U+002E: a full stop makes two labels, and a
+//!    question of this codec is about one.
+//! 4. **Convert/Validate.** A label that starts with `xn--` (the mapping
+//!    has lowercased any ASCII capitals, so the prefix is taken in any
+//!    case):
+//!    1. holds no code point above U+007F;
+//!    2. its rest is converted to Unicode by Punycode (RFC 3492), and a
+//!       failure is an error;
+//!    3. the result is neither empty nor ASCII only (revision 33);
+//!    4. the result meets the validity criteria (section 4.1).
+//!
+//!    Any other label meets the validity criteria as it is.
+//!
+//! Section 4.1, Validity Criteria, for Nontransitional Processing: (1) NFC;
+//! (2) with CheckHyphens, no hyphen-minus in both the third and fourth
+//! positions; (3) with CheckHyphens, none at the start or the end; (4)
+//! without CheckHyphens, no `xn--` at the start; (5) no full stop; (6) no
+//! combining mark (General_Category=Mark) first; (7) each code point's
+//! status valid or deviation, and with UseSTD3ASCIIRules the ASCII ones only
+//! a-z, 0-9 and hyphen-minus; (8) CheckJoiners: the ContextJ rules of RFC
+//! 5892 Appendix A; (9) CheckBidi: in a Bidi domain name (one with a code
+//! point of Bidi_Class R, AL or AN; here, this label), the six conditions
+//! of RFC 5893 section 2.
+//!
+//! Section 4.2, ToASCII: process, then convert each label with a non-ASCII
+//! code point to Punycode behind `xn--`; with VerifyDnsLength, each label
+//! is 1 to 63 octets. Section 4.3, ToUnicode: process; the answer is the
+//! processed label.
+//!
+//! Where the data comes from: the statuses of section 5 and NFC through
+//! `icu_normalizer`'s UTS #46 mapper (its `map_normalize` is step 1 and 2;
+//! its `normalize_validate` is criteria 1 and 7: a label it changes holds a
+//! mapped, ignored or disallowed code point or is not NFC), and
+//! General_Category, Bidi_Class, Joining_Type and
+//! Canonical_Combining_Class from `icu_properties`: ICU4X's data, which
+//! the `idna` crate uses too. The steps are punycheck's own.
+
+use icu_normalizer::uts46::Uts46MapperBorrowed;
+use icu_properties::CodePointMapData;
+use icu_properties::props::{
+    BidiClass, CanonicalCombiningClass, GeneralCategory, GeneralCategoryGroup, JoiningType,
+};
+
+use super::{LabelError, MAX_LABEL_OCTETS, Switches};
+use crate::punycode;
+
+const FULL_STOP: char = '.';
+const HYPHEN: char = '-';
+const ZWNJ: char = '\u{200C}';
+const ZWJ: char = '\u{200D}';
+
+/// ToUnicode (section 4.3) of one label given as text.
+pub fn to_unicode(switches: Switches, label: &[u8]) -> Result<Vec<u32>, LabelError> {
+    let text = std::str::from_utf8(label).map_err(|_| LabelError::NotText)?;
+    let processed = process(switches, text.chars())?;
+    Ok(processed.into_iter().map(u32::from).collect())
+}
+
+/// ToASCII (section 4.2) of one label given as code points.
+pub fn to_ascii(switches: Switches, label: &[u32]) -> Result<Vec<u8>, LabelError> {
+    let chars = label
+        .iter()
+        .map(|&cp| char::from_u32(cp).ok_or(LabelError::NotScalar(cp)))
+        .collect::<Result<Vec<char>, _>>()?;
+    let processed = process(switches, chars.into_iter())?;
+    // Step 2: a label with a non-ASCII code point becomes xn-- and its
+    // Punycode; an ASCII one stays as it is.
+    let ascii = if processed.iter().all(char::is_ascii) {
+        processed.iter().map(|&c| c as u8).collect::<Vec<u8>>()
+    } else {
+        let code_points: Vec<u32> = processed.iter().map(|&c| u32::from(c)).collect();
+        let mut out = super::ACE_PREFIX.as_bytes().to_vec();
+        // A processed label is at most a few times its input; Punycode of
+        // Unicode scalar values cannot overflow before 2^26 or so code
+        // points, and an error here is an error of the label.
+        out.extend(punycode::encode(&code_points, None).map_err(LabelError::Punycode)?);
+        out
+    };
+    // Step 3: VerifyDnsLength.
+    if switches.verify_dns_length && !(1..=MAX_LABEL_OCTETS).contains(&ascii.len()) {
+        return Err(LabelError::TooLong(ascii.len()));
+    }
+    Ok(ascii)
+}
+
+/// Section 4, Processing, steps 1 to 4, for one label: the processed
+/// label.
+fn process(switches: Switches, input: impl Iterator<Item = char>) -> Result<Vec<char>, LabelError> {
+    let mapper = Uts46MapperBorrowed::new();
+    // Steps 1 and 2, Map and Normalize. The mapper turns a disallowed code
+    // point into U+FFFD (itself disallowed); one that was U+FFFD already is
+    // disallowed all the same.
+    let input: Vec<char> = input.collect();
+    let mapped: Vec<char> = mapper.map_normalize(input.iter().copied()).collect();
+    if mapped.contains(&char::REPLACEMENT_CHARACTER) {
+        let culprit = input
+            .iter()
+            .copied()
+            .find(|&c| {
+                c == char::REPLACEMENT_CHARACTER
+                    || mapper
+                        .map_normalize(std::iter::once(c))
+                        .any(|m| m == char::REPLACEMENT_CHARACTER)
+            })
+            .unwrap_or(char::REPLACEMENT_CHARACTER);
+        return Err(LabelError::Disallowed(u32::from(culprit)));
+    }
+    // Step 3, Break: one label only.
+    if mapped.contains(&FULL_STOP) {
+        return Err(LabelError::FullStop);
+    }
+    // Step 4, Convert/Validate.
+    let starts_with_prefix = mapped.len() >= 4 && mapped[..4].iter().copied().eq("xn--".chars());
+    let label = if starts_with_prefix {
+        // Item 1: ASCII only.
+        if let Some(&c) = mapped.iter().find(|c| !c.is_ascii()) {
+            return Err(LabelError::NonAsciiInAceLabel(u32::from(c)));
+        }
+        let payload: Vec<u8> = mapped[4..].iter().map(|&c| c as u8).collect();
+        // Item 2: Punycode, with the clean-room decoder.
+        let decoded = punycode::decode(&payload).map_err(LabelError::Punycode)?;
+        let chars = decoded
+            .code_points
+            .iter()
+            .map(|&cp| char::from_u32(cp).ok_or(LabelError::DecodesToNonScalar(cp)))
+            .collect::<Result<Vec<char>, _>>()?;
+        // Item 3: neither empty nor ASCII only.
+        if chars.is_empty() {
+            return Err(LabelError::Empty);
+        }
+        if chars.iter().all(char::is_ascii) {
+            return Err(LabelError::AsciiOnly);
+        }
+        chars
+    } else {
+        mapped
+    };
+    validate(switches, &label)?;
+    Ok(label)
+}
+
+/// Section 4.1, the validity criteria for Nontransitional Processing.
+pub fn validate(switches: Switches, label: &[char]) -> Result<(), LabelError> {
+    let mapper = Uts46MapperBorrowed::new();
+    // Criteria 1 and 7 (statuses): the mapper's validation leaves a label
+    // with only valid and deviation code points, in NFC, as it is.
+    if !mapper
+        .normalize_validate(label.iter().copied())
+        .eq(label.iter().copied())
+    {
+        let culprit = label.iter().copied().find(|&c| {
+            !mapper
+                .normalize_validate(std::iter::once(c))
+                .eq(std::iter::once(c))
+        });
+        return Err(match culprit {
+            Some(c) => LabelError::Status(u32::from(c)),
+            None => LabelError::NotNfc,
+        });
+    }
+    if switches.check_hyphens {
+        // Criterion 2.
+        if label.get(2) == Some(&HYPHEN) && label.get(3) == Some(&HYPHEN) {
+            return Err(LabelError::HyphensAt3And4);
+        }
+        // Criterion 3.
+        if label.first() == Some(&HYPHEN) || label.last() == Some(&HYPHEN) {
+            return Err(LabelError::HyphenAtEnd);
+        }
+    } else if label.len() >= 4 && label[..4].iter().copied().eq("xn--".chars()) {
+        // Criterion 4.
+        return Err(LabelError::BeginsWithAcePrefix);
+    }
+    // Criterion 5.
+    if label.contains(&FULL_STOP) {
+        return Err(LabelError::FullStop);
+    }
+    // Criterion 6.
+    let gc = CodePointMapData::<GeneralCategory>::new();
+    if let Some(&first) = label.first()
+        && GeneralCategoryGroup::Mark.contains(gc.get(first))
+    {
+        return Err(LabelError::LeadingMark(u32::from(first)));
+    }
+    // Criterion 7, UseSTD3ASCIIRules.
+    if switches.use_std3_ascii_rules
+        && let Some(&c) = label
+            .iter()
+            .find(|c| c.is_ascii() && !matches!(c, 'a'..='z' | '0'..='9' | '-'))
+    {
+        return Err(LabelError::NotLdh(u32::from(c)));
+    }
+    // Criterion 8, CheckJoiners.
+    check_joiners(label)?;
+    // Criterion 9, CheckBidi.
+    check_bidi(label)
+}
+
+/// RFC 5892 Appendix A.1 (ZERO WIDTH NON-JOINER) and A.2 (ZERO WIDTH
+/// JOINER).
+fn check_joiners(label: &[char]) -> Result<(), LabelError> {
+    let ccc = CodePointMapData::<CanonicalCombiningClass>::new();
+    let jt = CodePointMapData::<JoiningType>::new();
+    for (i, &c) in label.iter().enumerate() {
+        if c != ZWNJ && c != ZWJ {
+            continue;
+        }
+        // Both: "If Canonical_Combining_Class(Before(cp)) .eq. Virama Then
+        // True".
+        if i > 0 && ccc.get(label[i - 1]) == CanonicalCombiningClass::Virama {
+            continue;
+        }
+        // A.1 only: "If RegExpMatch((Joining_Type:{L,D})(Joining_Type:T)*
+        // \u200C(Joining_Type:T)*(Joining_Type:{R,D})) Then True".
+        if c == ZWNJ {
+            let before = label[..i]
+                .iter()
+                .rev()
+                .map(|&b| jt.get(b))
+                .find(|&t| t != JoiningType::Transparent);
+            let after = label[i + 1..]
+                .iter()
+                .map(|&a| jt.get(a))
+                .find(|&t| t != JoiningType::Transparent);
+            let left = matches!(
+                before,
+                Some(JoiningType::LeftJoining | JoiningType::DualJoining)
+            );
+            let right = matches!(
+                after,
+                Some(JoiningType::RightJoining | JoiningType::DualJoining)
+            );
+            if left && right {
+                continue;
+            }
+        }
+        return Err(LabelError::Joiner(u32::from(c)));
+    }
+    Ok(())
+}
+
+/// RFC 5893 section 2, the six conditions, for a label of a Bidi domain
+/// name (section 1.4: one holding a code point of Bidi_Class R, AL or AN).
+fn check_bidi(label: &[char]) -> Result<(), LabelError> {
+    use BidiClass as B;
+    let bidi = CodePointMapData::<BidiClass>::new();
+    let classes: Vec<BidiClass> = label.iter().map(|&c| bidi.get(c)).collect();
+    let is_bidi_domain = classes
+        .iter()
+        .any(|&b| matches!(b, B::RightToLeft | B::ArabicLetter | B::ArabicNumber));
+    if !is_bidi_domain {
+        return Ok(());
+    }
+    // Condition 1: the first character is L, R or AL.
+    let rtl = match classes.first() {
+        Some(&B::RightToLeft | &B::ArabicLetter) => true,
+        Some(&B::LeftToRight) => false,
+        _ => return Err(LabelError::Bidi(1)),
+    };
+    // The last character that is not NSM.
+    let last = classes.iter().rev().find(|&&b| b != B::NonspacingMark);
+    if rtl {
+        // Condition 2.
+        if !classes.iter().all(|&b| {
+            matches!(
+                b,
+                B::RightToLeft
+                    | B::ArabicLetter
+                    | B::ArabicNumber
+                    | B::EuropeanNumber
+                    | B::EuropeanSeparator
+                    | B::CommonSeparator
+                    | B::EuropeanTerminator
+                    | B::OtherNeutral
+                    | B::BoundaryNeutral
+                    | B::NonspacingMark
+            )
+        }) {
+            return Err(LabelError::Bidi(2));
+        }
+        // Condition 3.
+        if !matches!(
+            last,
+            Some(&B::RightToLeft | &B::ArabicLetter | &B::EuropeanNumber | &B::ArabicNumber)
+        ) {
+            return Err(LabelError::Bidi(3));
+        }
+        // Condition 4.
+        if classes.contains(&B::EuropeanNumber) && classes.contains(&B::ArabicNumber) {
+            return Err(LabelError::Bidi(4));
+        }
+    } else {
+        // Condition 5.
+        if !classes.iter().all(|&b| {
+            matches!(
+                b,
+                B::LeftToRight
+                    | B::EuropeanNumber
+                    | B::EuropeanSeparator
+                    | B::CommonSeparator
+                    | B::EuropeanTerminator
+                    | B::OtherNeutral
+                    | B::BoundaryNeutral
+                    | B::NonspacingMark
+            )
+        }) {
+            return Err(LabelError::Bidi(5));
+        }
+        // Condition 6.
+        if !matches!(last, Some(&B::LeftToRight | &B::EuropeanNumber)) {
+            return Err(LabelError::Bidi(6));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unicode(label: &str) -> Result<String, LabelError> {
+        to_unicode(Switches::STRICT, label.as_bytes())
+            .map(|cps| cps.into_iter().filter_map(char::from_u32).collect())
+    }
+
+    fn ascii(label: &str) -> Result<String, LabelError> {
+        let cps: Vec<u32> = label.chars().map(u32::from).collect();
+        to_ascii(Switches::STRICT, &cps).map(|b| String::from_utf8(b).unwrap())
+    }
+
+    // Each expectation is derived by hand from the section cited; the
+    // Punycode of "bücher" is RFC 3492's own algorithm run by hand and by
+    // the C reference (tests/label.rs checks the vectors against it).
+    #[test]
+    fn the_ace_prefix_is_taken_in_any_case() {
+        // Step 1 maps A-Z to a-z before step 4 looks for xn--.
+        assert_eq!(unicode("xn--bcher-kva").unwrap(), "bücher");
+        assert_eq!(unicode("XN--BCHER-KVA").unwrap(), "bücher");
+        assert_eq!(unicode("Xn--bcher-kva").unwrap(), "bücher");
+    }
+
+    #[test]
+    fn a_decoding_to_ascii_or_nothing_is_refused() {
+        // Step 4, xn-- labels, item 3 (revision 33).
+        assert_eq!(unicode("xn--go-"), Err(LabelError::AsciiOnly));
+        assert_eq!(unicode("xn--example-"), Err(LabelError::AsciiOnly));
+        assert_eq!(unicode("xn--"), Err(LabelError::Empty));
+    }
+
+    #[test]
+    fn non_ascii_inside_an_a_label_is_refused() {
+        // Item 1; が is valid, so the mapping keeps it.
+        assert_eq!(
+            unicode("xn--が-"),
+            Err(LabelError::NonAsciiInAceLabel(0x304C))
+        );
+    }
+
+    #[test]
+    fn a_decoding_to_a_disallowed_code_point_is_refused() {
+        // a U+2488 (DIGIT ONE FULL STOP, disallowed) is xn--a-ecp; the
+        // status check of criterion 7 refuses it.
+        assert_eq!(unicode("xn--a-ecp"), Err(LabelError::Status(0x2488)));
+    }
+
+    #[test]
+    fn punycode_failures_are_refusals() {
+        assert!(matches!(
+            unicode("xn--a000000000"),
+            Err(LabelError::Punycode(_))
+        ));
+        // A leading delimiter is no delimiter for RFC 3492's decoder, and
+        // a hyphen-minus is not a digit.
+        assert!(matches!(unicode("xn---00xa"), Err(LabelError::Punycode(_))));
+    }
+
+    #[test]
+    fn to_ascii_encodes_and_checks() {
+        assert_eq!(ascii("bücher").unwrap(), "xn--bcher-kva");
+        // Mapped first: capitals become small letters.
+        assert_eq!(ascii("Bücher").unwrap(), "xn--bcher-kva");
+        // xn-- in a U-label: criterion 2 with CheckHyphens...
+        assert_eq!(ascii("xn--é"), Err(LabelError::NonAsciiInAceLabel(0xE9)));
+        let cps: Vec<u32> = "ab--é".chars().map(u32::from).collect();
+        assert_eq!(
+            to_ascii(Switches::STRICT, &cps),
+            Err(LabelError::HyphensAt3And4)
+        );
+        // ... and none without it. By hand (RFC 3492 section 6.3): four
+        // basic code points and the delimiter, then delta (0xE9 - 0x80) * 5
+        // + 4 = 529, digits e (4), p (15), a (0) with bias 72.
+        assert_eq!(to_ascii(Switches::URL, &cps).unwrap(), b"xn--ab---epa");
+        // 63 octets at most.
+        let long: String = "a".repeat(60) + "é";
+        assert!(matches!(ascii(&long), Err(LabelError::TooLong(_))));
+        let cps: Vec<u32> = long.chars().map(u32::from).collect();
+        assert!(to_ascii(Switches::URL, &cps).is_ok());
+    }
+
+    #[test]
+    fn joiners_and_bidi() {
+        // ZWJ after a virama (DEVANAGARI SIGN VIRAMA U+094D) is allowed,
+        // alone it is not.
+        let ok: Vec<u32> = vec![0x0915, 0x094D, 0x200D];
+        assert!(to_ascii(Switches::STRICT, &ok).is_ok());
+        assert_eq!(
+            to_ascii(Switches::STRICT, &[0x0061, 0x200D]),
+            Err(LabelError::Joiner(0x200D))
+        );
+        // Hebrew alef then a Latin letter: RTL label with an L (condition 2).
+        assert_eq!(
+            to_ascii(Switches::STRICT, &[0x05D0, 0x0061]),
+            Err(LabelError::Bidi(2))
+        );
+        // A digit first in an RTL domain: condition 1.
+        assert_eq!(
+            to_ascii(Switches::STRICT, &[0x0031, 0x05D0]),
+            Err(LabelError::Bidi(1))
+        );
+        assert!(to_ascii(Switches::STRICT, &[0x05D0, 0x05D1]).is_ok());
+    }
+
+    #[test]
+    fn code_points_no_label_holds_are_refused() {
+        assert_eq!(
+            to_ascii(Switches::STRICT, &[0x61, 0xD800]),
+            Err(LabelError::NotScalar(0xD800))
+        );
+        assert_eq!(
+            to_unicode(Switches::STRICT, b"xn--\xff"),
+            Err(LabelError::NotText)
+        );
+    }
+}

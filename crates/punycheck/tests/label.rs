@@ -1,0 +1,251 @@
+//! The `label` codec: its vectors against the reference, the `idna` crate
+//! and the C reference's Punycode; the advisories planted in small
+//! implementations of our own, each reported with its rule; a correct
+//! implementation not reported.
+
+use std::time::Duration;
+
+use punycheck::codec::Codec;
+use punycheck::engines::{
+    Capabilities, DecodeResult, EncodeResult, Engine, EngineError, IdnaLabel, LabelReference,
+};
+use punycheck::harness::check::{CheckSettings, check};
+use punycheck::harness::compare::{ask, reference_for};
+use punycheck::harness::vectors::{self, Case, Expected, Input};
+use punycheck::label::{self, LabelProfile, Switches};
+use punycheck::punycode::{CaseFlags, Decoded};
+use punycheck::vocabulary::Request;
+
+fn label_cases() -> Vec<Case> {
+    vectors::builtin()
+        .unwrap()
+        .into_iter()
+        .filter(|c| matches!(c.codec, Codec::Label(_)))
+        .collect()
+}
+
+fn request_of(case: &Case) -> Request {
+    match &case.input {
+        Input::Encode(cps) => Request::Encode {
+            code_points: cps.values.clone(),
+            flags: None,
+        },
+        Input::Decode(bytes) => Request::Decode(bytes.clone()),
+    }
+}
+
+#[test]
+fn the_label_vectors_hold_for_the_reference_and_the_idna_crate() {
+    let cases = label_cases();
+    assert!(cases.len() >= 25, "{}", cases.len());
+    let profile = LabelProfile::DEFAULT;
+    let idna = IdnaLabel { profile };
+    for case in &cases {
+        assert_eq!(case.codec, Codec::Label(profile), "{}", case.name);
+        let request = request_of(case);
+        let reference = reference_for(case.codec, &request).expect("the reference answers");
+        assert_eq!(reference, case.expected, "{}", case.name);
+        // The idna crate only says that it failed: any refusal is one.
+        match (ask(&idna, &request), &case.expected) {
+            (Ok(got), want @ (Expected::Encoded(_) | Expected::Decoded(_))) => {
+                assert_eq!(&got, want, "{}", case.name)
+            }
+            (Err(_), Expected::Error(_)) => {}
+            (got, want) => panic!("{}: idna answered {got:?}, expected {want:?}", case.name),
+        }
+    }
+}
+
+#[test]
+fn every_refusal_names_its_rule() {
+    for case in label_cases() {
+        let refusal = match &case.input {
+            Input::Encode(cps) => label::to_ascii(LabelProfile::DEFAULT, &cps.values).err(),
+            Input::Decode(bytes) => label::to_unicode(LabelProfile::DEFAULT, bytes).err(),
+        };
+        match (&case.reason, refusal) {
+            (Some(reason), Some(refusal)) => {
+                let words = refusal.to_string();
+                assert!(words.contains(reason.as_str()), "{}: {words}", case.name);
+                // And it cites the standard.
+                assert!(words.contains("UTS #46"), "{}: {words}", case.name);
+            }
+            (None, None) => {}
+            (reason, refusal) => panic!("{}: reason {reason:?}, refusal {refusal:?}", case.name),
+        }
+    }
+}
+
+#[test]
+fn the_a_labels_are_the_c_references_punycode() {
+    for case in label_cases() {
+        let (Input::Encode(cps), Expected::Encoded(a_label)) = (&case.input, &case.expected) else {
+            continue;
+        };
+        // What processing makes of the U-label, then RFC 3492's C code.
+        let processed = label::to_unicode(LabelProfile::DEFAULT, a_label).unwrap();
+        let punycode = punycheck::c_reference::encode(&processed, None).unwrap();
+        assert_eq!(a_label[..4], *b"xn--", "{}", case.name);
+        assert_eq!(a_label[4..], punycode[..], "{}", case.name);
+        assert!(processed.len() <= cps.values.len(), "{}", case.name);
+    }
+}
+
+/// A small implementation of the label layer: the reference with one
+/// advisory planted in it.
+#[derive(Clone, Copy, Debug)]
+enum Plant {
+    /// Go, the idna crate before 1.0, Node: an xn-- label that decodes to
+    /// ASCII only is taken as that ASCII label.
+    AsciiPayload,
+    /// Go: xn-- is the empty label.
+    Empty,
+    /// Go, ICU before 68.1: non-ASCII inside an A-label is decoded anyway.
+    NonAscii,
+    /// WebKit: the decoded label is not validated.
+    NoValidation,
+    /// CPython's idna codec: only a lowercase xn-- is an ACE prefix.
+    LowercasePrefixOnly,
+    /// miekg/dns: a Punycode failure crashes (here: answers as an external
+    /// program that died would, with its panic's words).
+    CrashOnBadPunycode,
+}
+
+fn planted(plant: Plant, text: &[u8]) -> Result<Vec<u32>, EngineError> {
+    let refused = || EngineError::Failed("refused".into());
+    if let Plant::CrashOnBadPunycode = plant
+        && let Err(label::LabelError::Punycode(e)) = label::to_unicode(LabelProfile::DEFAULT, text)
+    {
+        return Err(EngineError::Crashed(format!(
+            "panic: runtime error: index out of range ({e})"
+        )));
+    }
+    accepted(plant, text).ok_or_else(refused)
+}
+
+fn accepted(plant: Plant, text: &[u8]) -> Option<Vec<u32>> {
+    let profile = LabelProfile::DEFAULT;
+    let decode_rest = |rest: &[u8]| {
+        let lowered: Vec<u8> = rest.to_ascii_lowercase();
+        punycheck::punycode::decode(&lowered)
+            .ok()
+            .map(|d| d.code_points)
+    };
+    match plant {
+        Plant::AsciiPayload => match label::to_unicode(profile, text) {
+            Err(label::LabelError::AsciiOnly) => decode_rest(&text[4..]),
+            other => other.ok(),
+        },
+        Plant::Empty if label::has_ace_prefix(text) && text.len() == 4 => Some(Vec::new()),
+        Plant::NonAscii => match label::to_unicode(profile, text) {
+            Err(label::LabelError::NonAsciiInAceLabel(_)) => {
+                let rest = std::str::from_utf8(&text[4..]).ok()?;
+                let mut out: Vec<u32> = Vec::new();
+                for c in rest.chars() {
+                    out.push(u32::from(c));
+                }
+                Some(out)
+            }
+            other => other.ok(),
+        },
+        Plant::NoValidation => match label::to_unicode(profile, text) {
+            Err(label::LabelError::Status(_)) => decode_rest(&text[4..]),
+            other => other.ok(),
+        },
+        Plant::LowercasePrefixOnly if !text.starts_with(b"xn--") => None,
+        _ => label::to_unicode(profile, text).ok(),
+    }
+}
+
+/// The reference with a plant in its ToUnicode, as an implementation.
+struct Planted(Option<Plant>);
+
+impl Engine for Planted {
+    fn name(&self) -> &str {
+        "planted"
+    }
+
+    fn codec(&self) -> Codec {
+        Codec::Label(LabelProfile::DEFAULT)
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        LabelReference::default().capabilities()
+    }
+
+    fn encode(&self, input: &[u32], flags: Option<&[bool]>) -> EncodeResult {
+        LabelReference::default()
+            .encode(input, flags)
+            .map_err(|_| EngineError::Failed("refused".into()))
+    }
+
+    fn decode(&self, input: &[u8]) -> DecodeResult {
+        let answer = match self.0 {
+            Some(plant) => planted(plant, input),
+            None => label::to_unicode(LabelProfile::DEFAULT, input)
+                .map_err(|_| EngineError::Failed("refused".into())),
+        };
+        answer.map(|code_points| Decoded {
+            flags: CaseFlags::unset(code_points.len()),
+            code_points,
+        })
+    }
+}
+
+fn settings() -> CheckSettings {
+    let mut settings = CheckSettings::new(Duration::from_secs(600), 1);
+    settings.cases = Some(3000);
+    settings.cost = None;
+    settings
+}
+
+#[test]
+fn each_planted_advisory_is_reported_with_its_rule() {
+    let expectations = [
+        (Plant::AsciiPayload, "decodes to ASCII only"),
+        (Plant::Empty, "decodes to nothing"),
+        (Plant::NonAscii, "holds the non-ASCII"),
+        (Plant::NoValidation, "is not valid in a label"),
+        (Plant::LowercasePrefixOnly, "expected ["),
+        (Plant::CrashOnBadPunycode, "index out of range"),
+    ];
+    for (plant, words) in expectations {
+        let report = check(&Planted(Some(plant)), &settings()).expect("the check runs");
+        let causes = &report.campaign.causes;
+        assert!(!causes.is_empty(), "{plant:?}: no cause");
+        let all: Vec<String> = causes.iter().map(|c| format!("{c:?}")).collect();
+        assert!(
+            all.iter().any(|c| c.contains(words)),
+            "{plant:?}: {words:?} in none of {all:#?}"
+        );
+    }
+}
+
+#[test]
+fn the_reference_itself_is_not_reported() {
+    let report = check(&Planted(None), &settings()).expect("the check runs");
+    assert!(
+        report.campaign.causes.is_empty(),
+        "{:#?}",
+        report.campaign.causes
+    );
+    assert!(report.conforming());
+    // It was asked: the vectors and the generated questions.
+    assert!(report.vectors.pass >= 25, "{:?}", report.vectors.pass);
+}
+
+#[test]
+fn the_switches_change_the_verdict_only_where_the_standard_says() {
+    let url = LabelProfile {
+        switches: Switches::URL,
+        ..LabelProfile::DEFAULT
+    };
+    // A hyphen at the end is refused with CheckHyphens, taken without.
+    let label: Vec<u32> = "é-".chars().map(u32::from).collect();
+    assert!(label::to_ascii(LabelProfile::DEFAULT, &label).is_err());
+    // By hand: the basic '-', the delimiter, then delta (0xE9 - 0x80) * 2
+    // = 210, digits 9 f a with bias 72.
+    assert_eq!(label::to_ascii(url, &label).unwrap(), b"xn----9fa");
+    // The ACE prefix inside a U-label is refused either way.
+    assert!(label::to_unicode(url, b"xn--xn---epa").is_err());
+}
