@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 use punycheck::codec::Codec;
 use punycheck::engines::declaration::{DirectionsDecl, DomainDecl, ErrorsDecl};
 use punycheck::harness::cost;
+use punycheck::label::{LabelProfile, LabelRules};
 use punycheck::utf8;
 
 /// Checks Punycode (RFC 3492) implementations against each other and
@@ -21,12 +22,61 @@ use punycheck::utf8;
 #[derive(Parser)]
 #[command(version, about, after_help = EXIT_STATUS)]
 pub(crate) struct Cli {
-    /// The codec: punycode (default), amc-ace-z, lace or utf8. Without a
-    /// command and without --codec, every codec.
+    /// The codec: punycode (default), amc-ace-z, lace, utf8, or label
+    /// (ToASCII and ToUnicode of one DNS label). Without a command and
+    /// without --codec, every codec.
     #[arg(long, global = true, value_enum)]
     pub(crate) codec: Option<Codec>,
+    /// With --codec label: the standard a label is judged by (uts46:
+    /// UTS #46 revision 33, Nontransitional Processing).
+    #[arg(long, global = true, value_enum, value_name = "RULES")]
+    pub(crate) label_rules: Option<LabelRules>,
+    /// With --codec label: UTS #46's CheckHyphens switch (default true;
+    /// the URL Standard sets it false).
+    #[arg(long, global = true, value_name = "BOOL")]
+    pub(crate) check_hyphens: Option<bool>,
+    /// With --codec label: UTS #46's UseSTD3ASCIIRules switch (default
+    /// true; the URL Standard sets it false).
+    #[arg(long = "std3-rules", global = true, value_name = "BOOL")]
+    pub(crate) std3_rules: Option<bool>,
+    /// With --codec label: UTS #46's VerifyDnsLength switch (default true;
+    /// the URL Standard sets it false).
+    #[arg(long, global = true, value_name = "BOOL")]
+    pub(crate) verify_dns_length: Option<bool>,
     #[command(subcommand)]
     pub(crate) command: Option<Command>,
+}
+
+impl Cli {
+    /// The codec chosen, with the label profile its options describe; an
+    /// error for a label option given without `--codec label`.
+    pub(crate) fn chosen_codec(&self) -> Result<Option<Codec>, String> {
+        let label_options = self.label_rules.is_some()
+            || self.check_hyphens.is_some()
+            || self.std3_rules.is_some()
+            || self.verify_dns_length.is_some();
+        match self.codec {
+            Some(Codec::Label(_)) => {
+                let mut profile = LabelProfile::DEFAULT;
+                if let Some(rules) = self.label_rules {
+                    profile.rules = rules;
+                }
+                let switches = &mut profile.switches;
+                switches.check_hyphens = self.check_hyphens.unwrap_or(switches.check_hyphens);
+                switches.use_std3_ascii_rules =
+                    self.std3_rules.unwrap_or(switches.use_std3_ascii_rules);
+                switches.verify_dns_length =
+                    self.verify_dns_length.unwrap_or(switches.verify_dns_length);
+                Ok(Some(Codec::Label(profile)))
+            }
+            _ if label_options => Err(
+                "--label-rules, --check-hyphens, --std3-rules and --verify-dns-length \
+                 go with --codec label"
+                    .into(),
+            ),
+            other => Ok(other),
+        }
+    }
 }
 
 /// How an implementation is named, with what it is declared to support.
@@ -377,8 +427,14 @@ impl CheckArgs {
     pub(crate) fn layer(self) -> (config::Config, Option<String>) {
         let layer = config::Config {
             implementation: self.implementation.implementation(),
+            // The codec and its label options are global options: the
+            // caller lays them in.
             check: config::Check {
                 codec: None,
+                label_rules: None,
+                check_hyphens: None,
+                std3_rules: None,
+                verify_dns_length: None,
                 seconds: self.seconds,
                 cases: self.cases,
                 seed: self.seed,

@@ -36,6 +36,10 @@
 //!
 //! [check]
 //! codec = "punycode"          # as --codec
+//! # label-rules = "uts46"      # with codec = "label": as --label-rules,
+//! # check-hyphens = false      # --check-hyphens, --std3-rules and
+//! # std3-rules = false         # --verify-dns-length
+//! # verify-dns-length = false
 //! seconds = 30.0              # as --seconds
 //! cases = 5000                # as --cases
 //! seed = 42                   # as --seed
@@ -59,6 +63,7 @@ use serde::Deserialize;
 use punycheck::codec::Codec;
 use punycheck::engines::declaration::{DirectionsDecl, DomainDecl, ErrorsDecl};
 use punycheck::engines::{Declaration, SpecOptions};
+use punycheck::label::LabelRules;
 
 /// The file `check` reads from the working directory.
 pub const DEFAULT_FILE: &str = "punycheck.toml";
@@ -115,6 +120,14 @@ pub struct Implementation {
 pub struct Check {
     /// `--codec`.
     pub codec: Option<Codec>,
+    /// `--label-rules` (with `codec = "label"`).
+    pub label_rules: Option<LabelRules>,
+    /// `--check-hyphens` (with `codec = "label"`).
+    pub check_hyphens: Option<bool>,
+    /// `--std3-rules` (with `codec = "label"`).
+    pub std3_rules: Option<bool>,
+    /// `--verify-dns-length` (with `codec = "label"`).
+    pub verify_dns_length: Option<bool>,
     /// `--seconds`.
     pub seconds: Option<f64>,
     /// `--cases`.
@@ -258,6 +271,34 @@ impl Implementation {
 }
 
 impl Check {
+    /// The codec, Punycode unless one is named, with the label profile the
+    /// layers' label settings describe; an error for a label setting
+    /// without `codec = "label"`.
+    pub fn resolved_codec(&self) -> Result<Codec, String> {
+        let label_settings = self.label_rules.is_some()
+            || self.check_hyphens.is_some()
+            || self.std3_rules.is_some()
+            || self.verify_dns_length.is_some();
+        match self.codec.unwrap_or(Codec::Punycode) {
+            Codec::Label(mut profile) => {
+                profile.rules = self.label_rules.unwrap_or(profile.rules);
+                let switches = &mut profile.switches;
+                switches.check_hyphens = self.check_hyphens.unwrap_or(switches.check_hyphens);
+                switches.use_std3_ascii_rules =
+                    self.std3_rules.unwrap_or(switches.use_std3_ascii_rules);
+                switches.verify_dns_length =
+                    self.verify_dns_length.unwrap_or(switches.verify_dns_length);
+                Ok(Codec::Label(profile))
+            }
+            _ if label_settings => Err(
+                "label-rules, check-hyphens, std3-rules and verify-dns-length go with \
+                 codec = \"label\" (--codec label)"
+                    .into(),
+            ),
+            other => Ok(other),
+        }
+    }
+
     /// This layer laid over `lower`: each key this one gives wins, and the
     /// files of both are asked, `lower`'s first.
     pub fn over(self, lower: Check) -> Check {
@@ -265,6 +306,10 @@ impl Check {
         files.extend(self.files);
         Check {
             codec: self.codec.or(lower.codec),
+            label_rules: self.label_rules.or(lower.label_rules),
+            check_hyphens: self.check_hyphens.or(lower.check_hyphens),
+            std3_rules: self.std3_rules.or(lower.std3_rules),
+            verify_dns_length: self.verify_dns_length.or(lower.verify_dns_length),
             seconds: self.seconds.or(lower.seconds),
             cases: self.cases.or(lower.cases),
             seed: self.seed.or(lower.seed),

@@ -138,7 +138,16 @@ const REPORT_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// Runs the command; the exit code says how it went.
 fn run(cli: Cli) -> ExitCode {
-    let chosen = cli.codec;
+    // check resolves its label options with punycheck.toml's.
+    let check = matches!(cli.command, Some(Command::Check(_)));
+    let chosen = match cli.chosen_codec() {
+        _ if check => cli.codec,
+        Ok(chosen) => chosen,
+        Err(message) => {
+            commands::warn(&format!("punycheck: {message}"));
+            return ExitCode::from(Stop::Setup(message).code());
+        }
+    };
     let codec = chosen.unwrap_or(Codec::Punycode);
     let out = &mut Output::stdout();
     let lines_of = |direction, implementation: args::ImplArgs, codepoints, mode| LineSettings {
@@ -193,8 +202,14 @@ fn run(cli: Cli) -> ExitCode {
         ),
         Some(Command::Diff(args)) => commands::diff::run(&diff_settings(codec, args), out),
         Some(Command::Check(args)) => {
+            // The label options stay options here, laid over those of
+            // punycheck.toml, and the codec is resolved from both.
             let (mut layer, config) = args.layer();
-            layer.check.codec = chosen;
+            layer.check.codec = cli.codec;
+            layer.check.label_rules = cli.label_rules;
+            layer.check.check_hyphens = cli.check_hyphens;
+            layer.check.std3_rules = cli.std3_rules;
+            layer.check.verify_dns_length = cli.verify_dns_length;
             commands::check::run(layer, config.as_deref(), out)
         }
         Some(Command::Repro(args)) => commands::repro::run(&repro_settings(codec, args), out),

@@ -271,7 +271,7 @@ fn prepare(
     hints: Hints,
 ) -> Result<Prepared, String> {
     let check = &settings.check;
-    let codec = check.codec.unwrap_or(Codec::Punycode);
+    let codec = check.resolved_codec()?;
     let declared = &settings.implementation;
     let seconds = check.seconds.unwrap_or(config::DEFAULT_SECONDS);
     let seconds = check_seconds(seconds, MAX_SECONDS).map_err(|e| format!("--seconds {e}"))?;

@@ -105,6 +105,7 @@ pub fn run(
     };
     let mut ok = true;
     let mut answer = |n: usize, line: Vec<u8>, out: &mut Output| -> Result<bool, Stop> {
+        let why = label_reason(settings, &line);
         let (result, hung) = match settings.direction {
             Direction::Encode => encode_line(settings, &bounded, &line),
             Direction::Decode => decode_line(settings, &bounded, line),
@@ -112,7 +113,7 @@ pub fn run(
         match result {
             Ok(bytes) => out.bytes(&bytes)?,
             Err(e) => {
-                warn(&format!("line {n}: {e}"));
+                warn(&format!("line {n}: {e}{}", why.unwrap_or_default()));
                 ok = false;
             }
         }
@@ -139,6 +140,26 @@ pub fn run(
         }
     }
     Ok(Status::of(ok))
+}
+
+/// For the `label` codec, why the reference refuses `line`, to show beside
+/// an implementation's refusal (which says no more than that it failed).
+fn label_reason(settings: &LineSettings, line: &[u8]) -> Option<String> {
+    let profile = settings.codec.label_profile()?;
+    let refusal = match settings.direction {
+        Direction::Decode => punycheck::label::to_unicode(profile, line).err()?,
+        Direction::Encode => {
+            let cps = if settings.codepoints {
+                CodePoints::parse(std::str::from_utf8(line).ok()?)
+                    .ok()?
+                    .values
+            } else {
+                utf8::decode(line, settings.mode).ok()?
+            };
+            punycheck::label::to_ascii(profile, &cps).err()?
+        }
+    };
+    Some(format!(" (the reference: {refusal})"))
 }
 
 /// One line's answer, and whether the implementation hung on it.

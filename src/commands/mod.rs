@@ -34,6 +34,7 @@ pub use output::Output;
 
 use punycheck::codec::Codec;
 use punycheck::harness::errors::DataError;
+use punycheck::label::LabelProfile;
 
 /// The exit statuses, as `--help` prints them.
 pub const EXIT_STATUS: &str = "\
@@ -98,10 +99,31 @@ pub type Outcome = Result<Status, Stop>;
 
 /// ` --codec NAME` for a codec other than Punycode, for printed commands.
 pub fn codec_arg(codec: Codec) -> String {
-    if codec == Codec::Punycode {
-        String::new()
-    } else {
-        format!(" --codec {codec}")
+    match codec {
+        Codec::Punycode => String::new(),
+        Codec::Label(profile) => {
+            let mut arg = format!(" --codec label --label-rules {}", profile.rules);
+            let (given, default) = (profile.switches, LabelProfile::DEFAULT.switches);
+            for (option, value, default) in [
+                ("check-hyphens", given.check_hyphens, default.check_hyphens),
+                (
+                    "std3-rules",
+                    given.use_std3_ascii_rules,
+                    default.use_std3_ascii_rules,
+                ),
+                (
+                    "verify-dns-length",
+                    given.verify_dns_length,
+                    default.verify_dns_length,
+                ),
+            ] {
+                if value != default {
+                    arg.push_str(&format!(" --{option} {value}"));
+                }
+            }
+            arg
+        }
+        other => format!(" --codec {other}"),
     }
 }
 
