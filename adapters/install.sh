@@ -98,10 +98,39 @@ for crate in idna_0_1_5:idna-0.1.5 punycode_0_4_1:punycode-0.4.1; do
   fi
 done
 
+# The label codec's adapters (adapters/label/, pipe: programs): the PyPI idna
+# package, Go's x/net/idna, and the idna crate before and after
+# RUSTSEC-2024-0421.
+if ! python3 -c 'import idna, sys; sys.exit(idna.__version__ != "3.13")' 2>/dev/null; then
+  echo "install.sh: pip install idna==3.13"
+  python3 -m pip install --quiet 'idna==3.13'
+fi
+if newer "$build/label-go-idna" "$here"/label/go_idna/*; then
+  echo "install.sh: go build adapters/label/go_idna"
+  (cd "$here/label/go_idna" && GO111MODULE=off GOPATH=/usr/share/gocode GOCACHE="$build/gocache" GOFLAGS= \
+     go build -o "$build/label-go-idna" .)
+fi
+for release in 0.5.0:idna-0-5 1.1.0:idna-1-1; do
+  version=${release%%:*} feature=${release##*:}
+  if newer "$build/label-idna-$version" "$here"/label/rust_idna/Cargo.* "$here"/label/rust_idna/src/*.rs; then
+    echo "install.sh: cargo build adapters/label/rust_idna --features $feature"
+    CARGO_TARGET_DIR=$target cargo build --quiet --release --locked --features "$feature" \
+      --manifest-path "$here/label/rust_idna/Cargo.toml"
+    cp "$target/release/punycheck-label-idna" "$build/label-idna-$version"
+  fi
+done
+for cmd in "node $here/label/node_url.js" "python3 $here/label/cpython_idna.py" \
+           "python3 $here/label/python_idna.py" "$build/label-go-idna" \
+           "$build/label-idna-0.5.0" "$build/label-idna-1.1.0"; do
+  got=$(echo 'decode xn--bcher-kva' | $cmd) || { echo "install.sh: $cmd does not run" >&2; exit 1; }
+  [[ $got == 'ok u+0062 u+00FC u+0063 u+0068 u+0065 u+0072' ]] \
+    || { echo "install.sh: $cmd decodes xn--bcher-kva as '$got'" >&2; exit 1; }
+done
+
 # Every adapter: check that it runs and loads its implementation.
 while IFS=$'\t' read -r spec what; do
   cmd=${spec#exec:}
   got=$(echo 'u+0061 u+00E9' | $cmd -e) || { echo "install.sh: $what ($cmd) does not run" >&2; exit 1; }
   [[ $got == a-bga ]] || { echo "install.sh: $what ($cmd) encodes a, e-acute as '$got', not 'a-bga'" >&2; exit 1; }
 done < <(list)
-echo "install.sh: 13 adapters ready (bash adapters/install.sh --list)"
+echo "install.sh: 13 adapters ready (bash adapters/install.sh --list), and 6 label adapters"
