@@ -245,6 +245,15 @@ pub(crate) enum Command {
         #[arg(allow_hyphen_values = true, num_args = 0..)]
         args: Vec<String>,
     },
+    /// Answers the pipe: protocol on standard input and output with an
+    /// implementation (the clean-room code unless --impl names another):
+    /// "encode TOKENS" or "decode TEXT" a line, answered "ok RESULT" or
+    /// "error MESSAGE", so that programs in any language can ask
+    /// punycheck's references.
+    Serve {
+        #[command(flatten)]
+        implementation: ImplArgs,
+    },
     /// Replaced by `rfc-wrapper`: says so and exits 2.
     #[command(hide = true)]
     WrapperPath,

@@ -217,6 +217,12 @@ fn run(cli: Cli) -> ExitCode {
         Some(Command::List) => commands::listing::list(chosen, out),
         Some(Command::Bench(args)) => bench(args, out),
         Some(Command::RfcWrapper { args }) => commands::rfc_wrapper::run(&args),
+        Some(Command::Serve { implementation }) => commands::serve::run(
+            codec,
+            &implementation.implementation(),
+            &mut io::stdin().lock() as &mut dyn BufRead,
+            &mut io::stdout().lock(),
+        ),
         Some(Command::WrapperPath) => Err(Stop::Setup(
             "wrapper-path is gone: the RFC's wrapper is built in; use --impl 'exec:punycheck rfc-wrapper'"
                 .into(),

@@ -29,6 +29,7 @@ pub mod plot;
 pub mod progress;
 pub mod repro;
 pub mod rfc_wrapper;
+pub mod serve;
 
 pub use output::Output;
 

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""A label-layer implementation with one advisory of 2022-2026 planted in it.
+
+Usage: planted_label.py PUNYCHECK --bug BUG   (a pipe: program, --codec label)
+
+Its base is correct: every question goes to punycheck's own reference
+(`PUNYCHECK serve --codec label --impl label-ref`, UTS #46 with every switch
+on), and its answer is kept, except where the planted bug answers first. The
+bugs are the A-label layer's real ones, each written as the implementation
+that had it went wrong:
+
+  ascii-payload  Go's x/net/idna (CVE-2026-39821), the idna crate before 1.0
+                 (RUSTSEC-2024-0421), Node 20: an xn-- label whose Punycode
+                 decodes to ASCII only is that ASCII label (xn--go- is go).
+  empty          Go's x/net/idna: xn-- is the empty label.
+  non-ascii      Go, ICU before 68.1: non-ASCII inside an A-label is decoded
+                 anyway (xn--が- is が).
+  no-validation  WebKit: the statuses of the decoded code points are not
+                 checked (xn--a-ecp is a U+2488, which is disallowed).
+  prefix-case    CPython's encodings.idna: only a lowercase xn-- is an ACE
+                 prefix, so XN--BCHER-KVA is refused.
+  crash          miekg/dns: Punycode that does not decode crashes the program
+                 (xn--a000000000).
+  double-prefix  ada: a U-label that begins with xn-- is encoded behind
+                 another xn-- (xn--xn--...).
+  leading-delimiter  the Python idna package: a delimiter first in the
+                 Punycode, and its only one, is taken as the delimiter of an
+                 empty literal part (Xn---00XA), and the
+                 label it decodes to is then checked as any other.
+"""
+import subprocess
+import sys
+
+
+def tokens(code_points):
+    return " ".join("u+%04X" % cp for cp in code_points)
+
+
+def punycode_decode(payload):
+    """Python's own Punycode codec on the payload, or None."""
+    try:
+        return [ord(c) for c in payload.encode("ascii").decode("punycode")]
+    except (UnicodeError, ValueError):
+        return None
+
+
+def main():
+    if len(sys.argv) != 4 or sys.argv[2] != "--bug":
+        sys.exit("usage: planted_label.py PUNYCHECK --bug BUG")
+    bug = sys.argv[3]
+    base = subprocess.Popen(
+        [sys.argv[1], "serve", "--codec", "label", "--impl", "label-ref"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+    )
+
+    def ask(line):
+        base.stdin.write(line + "\n")
+        base.stdin.flush()
+        return base.stdout.readline().rstrip("\n")
+
+    for line in sys.stdin.buffer:
+        question = line.rstrip(b"\n").decode("utf-8", "surrogateescape")
+        verb, _, rest = question.partition(" ")
+        answer = None
+        if verb == "decode":
+            prefixed = rest[:4].lower() == "xn--"
+            payload = rest[4:]
+            if bug == "ascii-payload" and prefixed and payload.endswith("-") and payload.isascii():
+                decoded = punycode_decode(payload.lower())
+                if decoded:
+                    answer = "ok " + tokens(decoded)
+            elif bug == "empty" and prefixed and payload == "":
+                answer = "ok"
+            elif bug == "non-ascii" and prefixed and not payload.isascii():
+                answer = "ok " + tokens(ord(c) for c in payload.rstrip("-"))
+            elif bug == "no-validation" and prefixed and payload.isascii():
+                said = ask(question)
+                decoded = punycode_decode(payload.lower())
+                if "UTS #46 status" in said and decoded:
+                    answer = "ok " + tokens(decoded)
+            elif bug == "prefix-case" and prefixed and not rest.startswith("xn--"):
+                answer = "error the label has no ACE prefix"
+            elif bug == "crash" and prefixed and payload.isascii():
+                if "does not decode" in ask(question):
+                    # As Go says it (miekg/dns), the input not in the words.
+                    raise IndexError("runtime error: index out of range [%d]" % len(payload))
+            elif bug == "leading-delimiter" and prefixed and payload.rfind("-") == 0:
+                decoded = punycode_decode(payload[1:].lower())
+                if decoded and ask("encode " + tokens(decoded)).startswith("ok "):
+                    answer = "ok " + tokens(decoded)
+        elif verb == "encode" and bug == "double-prefix":
+            try:
+                text = "".join(chr(int(t[2:], 16)) for t in rest.split())
+            except ValueError:
+                text = ""
+            if text.lower().startswith("xn--") and not text.isascii():
+                answer = "ok xn--" + text.encode("punycode").decode("ascii")
+        if answer is None:
+            answer = ask(question)
+        sys.stdout.write(answer + "\n")
+        sys.stdout.flush()
+
+
+main()

@@ -1,0 +1,103 @@
+//! The A-label layer's advisories, each planted in a small implementation
+//! of our own (`tests/impls/planted_label.py`, whose base is punycheck's
+//! reference behind `punycheck serve`), are reported by a check through
+//! `pipe:` with the rule each breaks, and each reproducer exits 1; the
+//! implementation without a plant conforms.
+
+mod common;
+
+use common::{BIN, punycheck, python, run_first_reproducer};
+
+const PLANTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/impls/planted_label.py");
+
+/// Checks the planted implementation with `bug`: the exit status and the
+/// report.
+fn check(bug: &str) -> (Option<i32>, String) {
+    let spec = format!("pipe:{} {PLANTED} {BIN} --bug {bug}", python());
+    // Bounded by questions; seconds is a ceiling (60 s, as a CI gate
+    // would give it).
+    let out = punycheck(&[
+        "check",
+        "--codec",
+        "label",
+        "--impl",
+        &spec,
+        "--seed",
+        "1",
+        "--cases",
+        "2000",
+        "--seconds",
+        "60",
+    ]);
+    let report =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code(), report)
+}
+
+#[test]
+fn the_implementation_without_a_plant_conforms() {
+    let (status, report) = check("none");
+    assert_eq!(status, Some(0), "{report}");
+    assert!(
+        report.contains(" passed, 0 not asked, 0 known deviations, 0 failed"),
+        "{report}"
+    );
+}
+
+#[test]
+fn each_advisory_is_reported_with_its_rule_and_a_reproducer_that_reproduces() {
+    // The plant, and what its cause's key says: the reference's rule, or
+    // what the implementation did.
+    let plants = [
+        (
+            "ascii-payload",
+            "reference: refused (ascii-only); implementation: success",
+        ),
+        (
+            "empty",
+            "reference: refused (empty); implementation: success",
+        ),
+        (
+            "non-ascii",
+            "reference: refused (non-ascii-in-a-label); implementation: success",
+        ),
+        (
+            "no-validation",
+            "reference: refused (status); implementation: success",
+        ),
+        ("prefix-case", "rejects what the reference accepts"),
+        ("crash", "decode: crash"),
+        (
+            "double-prefix",
+            "reference: refused (non-ascii-in-a-label); implementation: success",
+        ),
+        (
+            "leading-delimiter",
+            "reference: refused (punycode); implementation: success",
+        ),
+    ];
+    for (bug, key) in plants {
+        let (status, report) = check(bug);
+        assert_eq!(status, Some(1), "{bug}:\n{report}");
+        let causes: Vec<&str> = report
+            .lines()
+            .filter(|l| {
+                l.trim_start().starts_with(|c: char| c.is_ascii_digit()) && l.contains(": ")
+            })
+            .collect();
+        assert_eq!(
+            causes.len(),
+            1,
+            "{bug}: one cause, not {causes:#?}\n{report}"
+        );
+        assert!(causes[0].contains(key), "{bug}: {key:?} in {causes:#?}");
+        let again = run_first_reproducer(bug, &report);
+        assert_eq!(
+            again.status.code(),
+            Some(1),
+            "{bug}: the reproducer does not reproduce:\n{}{}",
+            String::from_utf8_lossy(&again.stdout),
+            String::from_utf8_lossy(&again.stderr)
+        );
+    }
+}
