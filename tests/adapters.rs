@@ -139,9 +139,12 @@ fn gate(name: &str, always: bool) {
             "ok u+0062 u+00FC u+0063 u+0068 u+0065 u+0072\nok xn--bcher-kva\n",
             "{gate}: the adapter does not pass its questions on as they are"
         );
+        // Refused or taken (Go takes it), but by the implementation.
+        let answer = ask_pipe(&words, "decode xn--\u{304C}-\n");
         assert!(
-            ask_pipe(&words, "decode xn--\u{304C}-\n").starts_with("error"),
-            "{gate}: the adapter does not pass a non-ASCII A-label on"
+            answer.starts_with("ok")
+                || (answer.starts_with("error") && !answer.contains("adapter")),
+            "{gate}: the adapter does not pass a non-ASCII A-label on: {answer}"
         );
     } else {
         assert_eq!(
@@ -262,4 +265,6 @@ gates! {
     label_node_url: true,
     label_idna_1_1_0: false,
     label_idna_0_5_0: false,
+    label_go_lookup: false,
+    label_python_idna: false,
 }

@@ -10,6 +10,7 @@ use common::punycheck;
 use punycheck::codec::Codec;
 use punycheck::harness::compare::reference_for;
 use punycheck::harness::vectors;
+use punycheck::label::LabelRules;
 use punycheck::vocabulary::{Expected, Request};
 use serde_json::Value;
 
@@ -57,7 +58,10 @@ fn the_export_validates_and_every_test_is_the_references_answer() {
     assert_eq!(doc["numberOfTests"], builtin.len());
     let mut seen = 0;
     for group in doc["testGroups"].as_array().unwrap() {
-        let codec = Codec::from_name(group["codec"].as_str().unwrap()).unwrap();
+        let mut codec = Codec::from_name(group["codec"].as_str().unwrap()).unwrap();
+        if let (Codec::Label(profile), Some(rules)) = (&mut codec, group.get("labelRules")) {
+            profile.rules = LabelRules::from_name(rules.as_str().unwrap()).unwrap();
+        }
         for test in group["tests"].as_array().unwrap() {
             seen += 1;
             let flags = test.get("caseFlags").map(|f| {

@@ -159,7 +159,10 @@ fn label_reason(settings: &LineSettings, line: &[u8]) -> Option<String> {
             punycheck::label::to_ascii(profile, &cps).err()?
         }
     };
-    Some(format!(" (the reference: {refusal})"))
+    Some(format!(
+        " (the reference: {})",
+        refusal.explained(profile.rules)
+    ))
 }
 
 /// One line's answer, and whether the implementation hung on it.

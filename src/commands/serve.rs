@@ -11,6 +11,7 @@ use super::{Outcome, Status, Stop};
 use crate::config::Implementation;
 use punycheck::codec::Codec;
 use punycheck::engines::{self, Engine, EngineError};
+use punycheck::label::{self, LabelError, LabelRules};
 use punycheck::vocabulary::CodePoints;
 
 /// Answers the questions of `input` on `output` until the end of input.
@@ -56,9 +57,9 @@ fn answer(codec: Codec, engine: &dyn Engine, line: &[u8]) -> String {
                     .encode(&cps.values, flags.as_deref())
                     .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
                     .map_err(|e| {
-                        let why = codec
-                            .label_profile()
-                            .and_then(|p| punycheck::label::to_ascii(p, &cps.values).err());
+                        let why = codec.label_profile().and_then(|p| {
+                            label::to_ascii(p, &cps.values).err().map(|e| (e, p.rules))
+                        });
                         message(&e, why)
                     })
             }
@@ -70,7 +71,7 @@ fn answer(codec: Codec, engine: &dyn Engine, line: &[u8]) -> String {
             .map_err(|e| {
                 let why = codec
                     .label_profile()
-                    .and_then(|p| punycheck::label::to_unicode(p, rest).err());
+                    .and_then(|p| label::to_unicode(p, rest).err().map(|e| (e, p.rules)));
                 message(&e, why)
             }),
         _ => Err("failed: not a question: the verb is neither encode nor decode".into()),
@@ -85,9 +86,9 @@ fn answer(codec: Codec, engine: &dyn Engine, line: &[u8]) -> String {
 /// A refusal in the protocol's words: a label's rule when the reference
 /// names one (`why`), the RFC wrapper's messages for the kinds, `failed:
 /// ...` for the rest.
-fn message(error: &EngineError, why: Option<punycheck::label::LabelError>) -> String {
-    if let Some(why) = why {
-        return format!("failed: {why}");
+fn message(error: &EngineError, why: Option<(LabelError, LabelRules)>) -> String {
+    if let Some((why, rules)) = why {
+        return format!("failed: {}", why.explained(rules));
     }
     match error {
         EngineError::Rejected(Some(kind)) => match kind {

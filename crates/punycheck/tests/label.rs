@@ -12,15 +12,16 @@ use punycheck::engines::{
 use punycheck::harness::check::{CheckSettings, check};
 use punycheck::harness::compare::{ask, reference_for};
 use punycheck::harness::vectors::{self, Case, Expected, Input};
-use punycheck::label::{self, LabelProfile, Switches};
+use punycheck::label::{self, LabelProfile, LabelRules, Switches};
 use punycheck::punycode::{CaseFlags, Decoded};
 use punycheck::vocabulary::Request;
 
-fn label_cases() -> Vec<Case> {
+/// The label vectors of `rules`.
+fn label_cases(rules: LabelRules) -> Vec<Case> {
     vectors::builtin()
         .unwrap()
         .into_iter()
-        .filter(|c| matches!(c.codec, Codec::Label(_)))
+        .filter(|c| c.codec.label_profile().is_some_and(|p| p.rules == rules))
         .collect()
 }
 
@@ -36,7 +37,7 @@ fn request_of(case: &Case) -> Request {
 
 #[test]
 fn the_label_vectors_hold_for_the_reference_and_the_idna_crate() {
-    let cases = label_cases();
+    let cases = label_cases(LabelRules::Uts46);
     assert!(cases.len() >= 25, "{}", cases.len());
     let profile = LabelProfile::DEFAULT;
     let idna = IdnaLabel { profile };
@@ -57,18 +58,36 @@ fn the_label_vectors_hold_for_the_reference_and_the_idna_crate() {
 }
 
 #[test]
+fn the_idna2008_vectors_hold_for_the_reference() {
+    let cases = label_cases(LabelRules::Idna2008);
+    assert!(cases.len() >= 20, "{}", cases.len());
+    for case in &cases {
+        let reference = reference_for(case.codec, &request_of(case)).expect("it answers");
+        assert_eq!(reference, case.expected, "{}", case.name);
+    }
+}
+
+#[test]
 fn every_refusal_names_its_rule() {
-    for case in label_cases() {
+    for case in label_cases(LabelRules::Uts46)
+        .into_iter()
+        .chain(label_cases(LabelRules::Idna2008))
+    {
+        let profile = case.codec.label_profile().unwrap();
         let refusal = match &case.input {
-            Input::Encode(cps) => label::to_ascii(LabelProfile::DEFAULT, &cps.values).err(),
-            Input::Decode(bytes) => label::to_unicode(LabelProfile::DEFAULT, bytes).err(),
+            Input::Encode(cps) => label::to_ascii(profile, &cps.values).err(),
+            Input::Decode(bytes) => label::to_unicode(profile, bytes).err(),
         };
         match (&case.reason, refusal) {
             (Some(reason), Some(refusal)) => {
-                let words = refusal.to_string();
+                let words = refusal.explained(profile.rules);
                 assert!(words.contains(reason.as_str()), "{}: {words}", case.name);
                 // And it cites the standard.
-                assert!(words.contains("UTS #46"), "{}: {words}", case.name);
+                let standard = match profile.rules {
+                    LabelRules::Uts46 => "UTS #46",
+                    LabelRules::Idna2008 => "RFC 589",
+                };
+                assert!(words.contains(standard), "{}: {words}", case.name);
             }
             (None, None) => {}
             (reason, refusal) => panic!("{}: reason {reason:?}, refusal {refusal:?}", case.name),
@@ -78,12 +97,15 @@ fn every_refusal_names_its_rule() {
 
 #[test]
 fn the_a_labels_are_the_c_references_punycode() {
-    for case in label_cases() {
+    for case in label_cases(LabelRules::Uts46)
+        .into_iter()
+        .chain(label_cases(LabelRules::Idna2008))
+    {
         let (Input::Encode(cps), Expected::Encoded(a_label)) = (&case.input, &case.expected) else {
             continue;
         };
         // What processing makes of the U-label, then RFC 3492's C code.
-        let processed = label::to_unicode(LabelProfile::DEFAULT, a_label).unwrap();
+        let processed = label::to_unicode(case.codec.label_profile().unwrap(), a_label).unwrap();
         let punycode = punycheck::c_reference::encode(&processed, None).unwrap();
         assert_eq!(a_label[..4], *b"xn--", "{}", case.name);
         assert_eq!(a_label[4..], punycode[..], "{}", case.name);

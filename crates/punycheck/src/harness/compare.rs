@@ -199,7 +199,10 @@ fn with_label_reason(codec: Codec, request: &Request, detail: String) -> String 
         Request::Decode(bytes) => crate::label::to_unicode(profile, bytes).err(),
     };
     match refusal {
-        Some(why) => format!("{detail}: {why}, under {profile}"),
+        Some(why) => format!(
+            "{detail}: {}, under {profile}",
+            why.explained(profile.rules)
+        ),
         None => detail,
     }
 }

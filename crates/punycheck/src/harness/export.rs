@@ -66,6 +66,11 @@ pub struct Group {
     pub kind: String,
     /// The codec, as `--codec` names it.
     pub codec: &'static str,
+    /// For the `label` codec: the rules (`uts46`, `idna2008`), every
+    /// switch of UTS #46 on (CheckHyphens, UseSTD3ASCIIRules,
+    /// VerifyDnsLength).
+    #[serde(rename = "labelRules", skip_serializing_if = "Option::is_none")]
+    pub label_rules: Option<&'static str>,
     /// `encode` or `decode`.
     pub direction: &'static str,
     /// The vector file the cases come from.
@@ -372,6 +377,7 @@ pub fn document(cases: &[Case]) -> Document {
                         }
                     ),
                     codec: case.codec.name(),
+                    label_rules: case.codec.label_profile().map(|p| p.rules.name()),
                     direction,
                     source: case.file.clone(),
                     tests: Vec::new(),

@@ -58,6 +58,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("lace.toml", include_str!("../../vectors/lace.toml")),
     ("utf8.toml", include_str!("../../vectors/utf8.toml")),
     ("label.toml", include_str!("../../vectors/label.toml")),
+    (
+        "label-idna2008.toml",
+        include_str!("../../vectors/label-idna2008.toml"),
+    ),
 ];
 
 /// The direction a case runs in.
@@ -90,9 +94,12 @@ struct RawCase {
 }
 
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawFile {
     codec: Option<String>,
+    /// For `codec = "label"`: the rules its cases are judged by (UTS #46
+    /// by default), every switch on.
+    label_rules: Option<String>,
     #[serde(default)]
     case: Vec<RawCase>,
 }
@@ -201,11 +208,24 @@ fn convert(file: &str, codec: Codec, raw: RawCase) -> Result<Case, String> {
 /// Parses one vector file.
 pub fn parse_file(file: &str, text: &str) -> Result<Vec<Case>, DataError> {
     let raw: RawFile = toml::from_str(text).map_err(|e| DataError::invalid(file, e))?;
-    let codec = match raw.codec.as_deref() {
+    let mut codec = match raw.codec.as_deref() {
         None => Codec::Punycode,
         Some(name) => Codec::from_name(name)
             .ok_or_else(|| DataError::invalid(file, format!("unknown codec {name:?}")))?,
     };
+    match (&mut codec, raw.label_rules.as_deref()) {
+        (_, None) => {}
+        (Codec::Label(profile), Some(name)) => {
+            profile.rules = crate::label::LabelRules::from_name(name)
+                .ok_or_else(|| DataError::invalid(file, format!("unknown label-rules {name:?}")))?;
+        }
+        (_, Some(_)) => {
+            return Err(DataError::invalid(
+                file,
+                "label-rules is for codec = \"label\"",
+            ));
+        }
+    }
     raw.case
         .into_iter()
         .map(|c| {

@@ -29,7 +29,11 @@
 //! - [`LabelRules::Uts46`]: UTS #46 (Unicode IDNA Compatibility
 //!   Processing), revision 33, Nontransitional Processing, CheckBidi and
 //!   CheckJoiners on, IgnoreInvalidPunycode off ([`uts46`]).
+//! - [`LabelRules::Idna2008`]: IDNA2008 lookup, RFC 5891 section 5, with
+//!   RFC 5892's derived properties computed by its own algorithm
+//!   ([`idna2008`]).
 
+pub mod idna2008;
 pub mod uts46;
 
 use std::fmt;
@@ -66,17 +70,22 @@ pub enum LabelRules {
     /// `uidna`, Node's `url`, ada).
     #[default]
     Uts46,
+    /// IDNA2008 lookup, RFC 5891 section 5, with RFC 5892's derived
+    /// properties and RFC 5893's Bidi rule: no mapping (what libidn2's
+    /// lookup, the Python `idna` package and registries implement).
+    Idna2008,
 }
 
 impl LabelRules {
     /// Every profile.
-    pub const ALL: [LabelRules; 1] = [LabelRules::Uts46];
+    pub const ALL: [LabelRules; 2] = [LabelRules::Uts46, LabelRules::Idna2008];
 
     /// Its name on the command line, in `punycheck.toml` and in vector
     /// files.
     pub fn name(self) -> &'static str {
         match self {
             LabelRules::Uts46 => "uts46",
+            LabelRules::Idna2008 => "idna2008",
         }
     }
 
@@ -89,6 +98,7 @@ impl LabelRules {
     pub fn specification(self) -> &'static str {
         match self {
             LabelRules::Uts46 => "UTS #46 revision 33 (Nontransitional Processing)",
+            LabelRules::Idna2008 => "IDNA2008 lookup (RFC 5891 section 5, RFC 5892, RFC 5893)",
         }
     }
 }
@@ -179,6 +189,9 @@ pub enum LabelError {
     /// A code point is not a Unicode scalar value (a surrogate, or above
     /// U+10FFFF), so no label holds it.
     NotScalar(u32),
+    /// A label to decode does not begin with the ACE prefix (IDNA2008's
+    /// ToUnicode takes A-labels only).
+    NotAceLabel,
     /// The label holds a full stop (after mapping), so it is not one label.
     FullStop,
     /// A code point of the input is disallowed (UTS #46 section 4,
@@ -195,6 +208,9 @@ pub enum LabelError {
     /// The Punycode decodes to ASCII only: the label names an ASCII label
     /// (`xn--go-` is `go`).
     AsciiOnly,
+    /// The U-label converts back to another A-label (RFC 5891 section
+    /// 5.3): the one it converts back to.
+    NotReencoded(String),
     /// The label is not in Normalization Form C (validity criterion 1).
     NotNfc,
     /// Hyphen-minus in both the third and fourth positions (criterion 2).
@@ -207,6 +223,14 @@ pub enum LabelError {
     LeadingMark(u32),
     /// A code point whose status is not valid or deviation (criterion 7).
     Status(u32),
+    /// A code point whose IDNA2008 derived property is DISALLOWED (RFC
+    /// 5892 section 3).
+    Disallowed2008(u32),
+    /// A code point whose IDNA2008 derived property is UNASSIGNED.
+    Unassigned(u32),
+    /// A CONTEXTO code point out of its rule's context (RFC 5892 Appendix
+    /// A.3 to A.9).
+    ContextO(u32),
     /// An ASCII code point other than a-z, 0-9 and hyphen-minus, with
     /// UseSTD3ASCIIRules (criterion 7).
     NotLdh(u32),
@@ -216,99 +240,153 @@ pub enum LabelError {
     /// The label breaks the Bidi rule (criterion 9, RFC 5893 section 2,
     /// the numbered condition).
     Bidi(u8),
-    /// The A-label is longer than the DNS carries (section 4.2, step 3).
-    TooLong(usize),
+    /// The A-label is empty or longer than the DNS carries (section 4.2,
+    /// step 3).
+    DnsLength(usize),
 }
 
 impl fmt::Display for LabelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LabelError::NotText => f.write_str("the label is not UTF-8 text"),
-            LabelError::NotScalar(cp) => {
-                write!(f, "u+{cp:04X} is not a Unicode scalar value")
+            LabelError::NotScalar(cp) => write!(f, "u+{cp:04X} is not a Unicode scalar value"),
+            LabelError::NotAceLabel => f.write_str("the label does not begin with xn--"),
+            LabelError::FullStop => {
+                f.write_str("the label holds a full stop after mapping, so it is two labels")
             }
-            LabelError::FullStop => f.write_str(
-                "the label holds a full stop after mapping, so it is two labels \
-                 (UTS #46 section 4, Processing, step 3, Break)",
-            ),
-            LabelError::Disallowed(cp) => write!(
-                f,
-                "u+{cp:04X} is disallowed (UTS #46 section 4, Processing, step 1, Map)"
-            ),
-            LabelError::NonAsciiInAceLabel(cp) => write!(
-                f,
-                "an xn-- label holds the non-ASCII u+{cp:04X} (UTS #46 section 4, Processing, \
-                 step 4, xn-- labels, item 1)"
-            ),
-            LabelError::Punycode(e) => write!(
-                f,
-                "its Punycode does not decode: {e} (UTS #46 section 4, Processing, step 4, \
-                 xn-- labels, item 2)"
-            ),
+            LabelError::Disallowed(cp) => write!(f, "u+{cp:04X} is disallowed"),
+            LabelError::NonAsciiInAceLabel(cp) => {
+                write!(f, "an xn-- label holds the non-ASCII u+{cp:04X}")
+            }
+            LabelError::Punycode(e) => write!(f, "its Punycode does not decode: {e}"),
             LabelError::DecodesToNonScalar(cp) => write!(
                 f,
-                "its Punycode decodes to u+{cp:04X}, which is not a Unicode scalar value \
-                 (UTS #46 section 4, Processing, step 4, xn-- labels, item 2)"
+                "its Punycode decodes to u+{cp:04X}, which is not a Unicode scalar value"
             ),
-            LabelError::Empty => f.write_str(
-                "its Punycode decodes to nothing (UTS #46 section 4, Processing, step 4, \
-                 xn-- labels, item 3)",
-            ),
-            LabelError::AsciiOnly => f.write_str(
-                "its Punycode decodes to ASCII only, so it names an ASCII label \
-                 (UTS #46 section 4, Processing, step 4, xn-- labels, item 3)",
-            ),
-            LabelError::NotNfc => f.write_str(
-                "the label is not in Normalization Form C (UTS #46 section 4.1, \
-                 validity criterion 1)",
-            ),
-            LabelError::HyphensAt3And4 => f.write_str(
-                "hyphen-minus in the third and fourth positions, with CheckHyphens \
-                 (UTS #46 section 4.1, validity criterion 2)",
-            ),
-            LabelError::HyphenAtEnd => f.write_str(
-                "hyphen-minus at the start or the end, with CheckHyphens (UTS #46 section \
-                 4.1, validity criterion 3)",
-            ),
-            LabelError::BeginsWithAcePrefix => f.write_str(
-                "the label begins with xn--, without CheckHyphens (UTS #46 section 4.1, \
-                 validity criterion 4)",
-            ),
-            LabelError::LeadingMark(cp) => write!(
+            LabelError::Empty => f.write_str("its Punycode decodes to nothing"),
+            LabelError::AsciiOnly => {
+                f.write_str("its Punycode decodes to ASCII only, so it names an ASCII label")
+            }
+            LabelError::NotReencoded(again) => write!(
                 f,
-                "the label begins with the combining mark u+{cp:04X} (UTS #46 section 4.1, \
-                 validity criterion 6)"
+                "its U-label converts back to {again}, not to the label given"
             ),
+            LabelError::NotNfc => f.write_str("the label is not in Normalization Form C"),
+            LabelError::HyphensAt3And4 => {
+                f.write_str("hyphen-minus in the third and fourth positions")
+            }
+            LabelError::HyphenAtEnd => {
+                f.write_str("hyphen-minus at the start or the end, with CheckHyphens")
+            }
+            LabelError::BeginsWithAcePrefix => {
+                f.write_str("the label begins with xn--, without CheckHyphens")
+            }
+            LabelError::LeadingMark(cp) => {
+                write!(f, "the label begins with the combining mark u+{cp:04X}")
+            }
             LabelError::Status(cp) => write!(
                 f,
                 "u+{cp:04X} is not valid in a label: its UTS #46 status is neither valid nor \
-                 deviation (UTS #46 section 4.1, validity criterion 7)"
+                 deviation"
             ),
+            LabelError::Disallowed2008(cp) => write!(f, "u+{cp:04X} is DISALLOWED"),
+            LabelError::Unassigned(cp) => write!(f, "u+{cp:04X} is UNASSIGNED"),
             LabelError::NotLdh(cp) => write!(
                 f,
                 "the ASCII u+{cp:04X} is not a letter, digit or hyphen-minus, with \
-                 UseSTD3ASCIIRules (UTS #46 section 4.1, validity criterion 7)"
+                 UseSTD3ASCIIRules"
             ),
             LabelError::Joiner(cp) => write!(
                 f,
-                "u+{cp:04X} is out of the context RFC 5892 Appendix A allows it in \
-                 (UTS #46 section 4.1, validity criterion 8, CheckJoiners)"
+                "u+{cp:04X} is out of the context RFC 5892 Appendix A allows it in"
             ),
-            LabelError::Bidi(rule) => write!(
+            LabelError::ContextO(cp) => write!(
                 f,
-                "the label breaks the Bidi rule, RFC 5893 section 2 condition {rule} \
-                 (UTS #46 section 4.1, validity criterion 9, CheckBidi)"
+                "u+{cp:04X} is out of the context its rule of RFC 5892 Appendix A allows"
             ),
-            LabelError::TooLong(octets) => write!(
+            LabelError::Bidi(rule) => {
+                write!(
+                    f,
+                    "the label breaks the Bidi rule, RFC 5893 section 2 condition {rule}"
+                )
+            }
+            LabelError::DnsLength(octets) => write!(
                 f,
-                "the A-label is {octets} octets long, over the DNS's 63, with VerifyDnsLength \
-                 (UTS #46 section 4.2, ToASCII, step 3)"
+                "the A-label is {octets} octets long, where the DNS takes 1 to 63, with \
+                 VerifyDnsLength"
             ),
         }
     }
 }
 
 impl LabelError {
+    /// Where `rules` say it: the section of the standard.
+    pub fn citation(&self, rules: LabelRules) -> &'static str {
+        match rules {
+            LabelRules::Uts46 => match self {
+                LabelError::NotText | LabelError::NotScalar(_) => "UTS #46 section 4",
+                LabelError::NotAceLabel => "UTS #46 section 4, Processing, step 4",
+                LabelError::FullStop => "UTS #46 section 4, Processing, step 3, Break",
+                LabelError::Disallowed(_) => "UTS #46 section 4, Processing, step 1, Map",
+                LabelError::NonAsciiInAceLabel(_) => {
+                    "UTS #46 section 4, Processing, step 4, xn-- labels, item 1"
+                }
+                LabelError::Punycode(_) | LabelError::DecodesToNonScalar(_) => {
+                    "UTS #46 section 4, Processing, step 4, xn-- labels, item 2"
+                }
+                LabelError::Empty | LabelError::AsciiOnly | LabelError::NotReencoded(_) => {
+                    "UTS #46 section 4, Processing, step 4, xn-- labels, item 3"
+                }
+                LabelError::NotNfc => "UTS #46 section 4.1, validity criterion 1",
+                LabelError::HyphensAt3And4 => "UTS #46 section 4.1, validity criterion 2",
+                LabelError::HyphenAtEnd => "UTS #46 section 4.1, validity criterion 3",
+                LabelError::BeginsWithAcePrefix => "UTS #46 section 4.1, validity criterion 4",
+                LabelError::LeadingMark(_) => "UTS #46 section 4.1, validity criterion 6",
+                LabelError::Status(_)
+                | LabelError::NotLdh(_)
+                | LabelError::Disallowed2008(_)
+                | LabelError::Unassigned(_)
+                | LabelError::ContextO(_) => "UTS #46 section 4.1, validity criterion 7",
+                LabelError::Joiner(_) => "UTS #46 section 4.1, validity criterion 8, CheckJoiners",
+                LabelError::Bidi(_) => "UTS #46 section 4.1, validity criterion 9, CheckBidi",
+                LabelError::DnsLength(_) => "UTS #46 section 4.2, ToASCII, step 3",
+            },
+            LabelRules::Idna2008 => match self {
+                LabelError::NotText
+                | LabelError::NotScalar(_)
+                | LabelError::NotAceLabel
+                | LabelError::NonAsciiInAceLabel(_)
+                | LabelError::Empty
+                | LabelError::AsciiOnly => "RFC 5890 section 2.3.2.1, A-label and U-label",
+                LabelError::Punycode(_) | LabelError::DecodesToNonScalar(_) => {
+                    "RFC 5891 section 5.3, A-label input, and RFC 3492 section 6.2"
+                }
+                LabelError::NotReencoded(_) => "RFC 5891 section 5.3, A-label input",
+                LabelError::NotNfc
+                | LabelError::HyphensAt3And4
+                | LabelError::LeadingMark(_)
+                | LabelError::Disallowed2008(_)
+                | LabelError::Unassigned(_)
+                | LabelError::Disallowed(_)
+                | LabelError::Status(_)
+                | LabelError::FullStop
+                | LabelError::NotLdh(_) => "RFC 5891 section 5.4 and RFC 5892 section 3",
+                LabelError::HyphenAtEnd | LabelError::BeginsWithAcePrefix => {
+                    "RFC 5891 section 4.2.3.1 and RFC 5890 section 2.3.1, with CheckHyphens"
+                }
+                LabelError::Joiner(_) => "RFC 5891 section 5.4 and RFC 5892 Appendix A.1, A.2",
+                LabelError::ContextO(_) => "RFC 5891 section 5.4 and RFC 5892 Appendix A.3 to A.9",
+                LabelError::Bidi(_) => "RFC 5891 section 5.4 and RFC 5893 section 2",
+                LabelError::DnsLength(_) => "RFC 5890 section 2.3.1, with VerifyDnsLength",
+            },
+        }
+    }
+
+    /// The refusal in words, with where `rules` say it.
+    pub fn explained(&self, rules: LabelRules) -> String {
+        format!("{self} ({})", self.citation(rules))
+    }
+
     /// The rule, as a short stable name (`ascii-only`, `status`, `bidi`):
     /// what tells one defect from another in a cause's key, without the
     /// code point that met it.
@@ -331,8 +409,13 @@ impl LabelError {
             LabelError::Status(_) => "status",
             LabelError::NotLdh(_) => "not-ldh",
             LabelError::Joiner(_) => "contextj",
+            LabelError::ContextO(_) => "contexto",
+            LabelError::NotAceLabel => "not-an-a-label",
+            LabelError::NotReencoded(_) => "not-re-encoded",
+            LabelError::Disallowed2008(_) => "disallowed",
+            LabelError::Unassigned(_) => "unassigned",
             LabelError::Bidi(_) => "bidi",
-            LabelError::TooLong(_) => "too-long",
+            LabelError::DnsLength(_) => "dns-length",
         }
     }
 }
@@ -344,6 +427,7 @@ impl std::error::Error for LabelError {}
 pub fn to_unicode(profile: LabelProfile, label: &[u8]) -> Result<Vec<u32>, LabelError> {
     match profile.rules {
         LabelRules::Uts46 => uts46::to_unicode(profile.switches, label),
+        LabelRules::Idna2008 => idna2008::to_unicode(profile.switches, label),
     }
 }
 
@@ -352,6 +436,7 @@ pub fn to_unicode(profile: LabelProfile, label: &[u8]) -> Result<Vec<u32>, Label
 pub fn to_ascii(profile: LabelProfile, label: &[u32]) -> Result<Vec<u8>, LabelError> {
     match profile.rules {
         LabelRules::Uts46 => uts46::to_ascii(profile.switches, label),
+        LabelRules::Idna2008 => idna2008::to_ascii(profile.switches, label),
     }
 }
 

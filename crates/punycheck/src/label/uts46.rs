@@ -88,7 +88,7 @@ pub fn to_ascii(switches: Switches, label: &[u32]) -> Result<Vec<u8>, LabelError
     };
     // Step 3: VerifyDnsLength.
     if switches.verify_dns_length && !(1..=MAX_LABEL_OCTETS).contains(&ascii.len()) {
-        return Err(LabelError::TooLong(ascii.len()));
+        return Err(LabelError::DnsLength(ascii.len()));
     }
     Ok(ascii)
 }
@@ -208,7 +208,7 @@ pub fn validate(switches: Switches, label: &[char]) -> Result<(), LabelError> {
 
 /// RFC 5892 Appendix A.1 (ZERO WIDTH NON-JOINER) and A.2 (ZERO WIDTH
 /// JOINER).
-fn check_joiners(label: &[char]) -> Result<(), LabelError> {
+pub(super) fn check_joiners(label: &[char]) -> Result<(), LabelError> {
     let ccc = CodePointMapData::<CanonicalCombiningClass>::new();
     let jt = CodePointMapData::<JoiningType>::new();
     for (i, &c) in label.iter().enumerate() {
@@ -251,7 +251,7 @@ fn check_joiners(label: &[char]) -> Result<(), LabelError> {
 
 /// RFC 5893 section 2, the six conditions, for a label of a Bidi domain
 /// name (section 1.4: one holding a code point of Bidi_Class R, AL or AN).
-fn check_bidi(label: &[char]) -> Result<(), LabelError> {
+pub(super) fn check_bidi(label: &[char]) -> Result<(), LabelError> {
     use BidiClass as B;
     let bidi = CodePointMapData::<BidiClass>::new();
     let classes: Vec<BidiClass> = label.iter().map(|&c| bidi.get(c)).collect();
@@ -402,7 +402,7 @@ mod tests {
         assert_eq!(to_ascii(Switches::URL, &cps).unwrap(), b"xn--ab---epa");
         // 63 octets at most.
         let long: String = "a".repeat(60) + "é";
-        assert!(matches!(ascii(&long), Err(LabelError::TooLong(_))));
+        assert!(matches!(ascii(&long), Err(LabelError::DnsLength(_))));
         let cps: Vec<u32> = long.chars().map(u32::from).collect();
         assert!(to_ascii(Switches::URL, &cps).is_ok());
     }
