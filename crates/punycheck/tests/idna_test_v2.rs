@@ -1,0 +1,131 @@
+//! The label codec's UTS #46 reference against Unicode's own conformance
+//! data: the lines of `IdnaTestV2.txt` (the copy the `idna` crate's package
+//! ships, Unicode 16.0.0) whose source is one label beginning with `xn--`
+//! in any case, and the `xn--` labels of the domain names of lines without
+//! an error, ToUnicode with every switch on (the file's default flags).
+//! Every one of them agrees (255 today); the file is Unicode 16.0's and
+//! ICU4X's data a later version, so a future disagreement may also be a
+//! code point assigned since, which its message shows.
+
+use std::path::PathBuf;
+
+use punycheck::label::{self, LabelProfile};
+
+/// `IdnaTestV2.txt` in the `idna` package's directory, as `cargo metadata`
+/// finds it.
+fn idna_test_v2() -> PathBuf {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--locked"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let idna = metadata["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "idna" && p["version"] == "1.1.0")
+        .expect("the idna crate 1.1.0 is a dependency");
+    let manifest = PathBuf::from(idna["manifest_path"].as_str().unwrap());
+    manifest.parent().unwrap().join("tests/IdnaTestV2.txt")
+}
+
+/// A column with the file's escapes (`\uXXXX`, `\x{XXXX}`) undone;
+/// `None` for one that holds a lone surrogate, which no Rust string holds
+/// (those lines test ill-formed input).
+fn unescape(column: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut rest = column.trim();
+    if rest == "\"\"" {
+        return Some(out);
+    }
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        let (hex, len) = if let Some(t) = tail.strip_prefix("\\x{") {
+            let end = t.find('}').unwrap();
+            (&t[..end], 3 + end + 1)
+        } else if let Some(t) = tail.strip_prefix("\\u") {
+            (&t[..4], 6)
+        } else {
+            (&tail[1..2], 2)
+        };
+        out.push(char::from_u32(u32::from_str_radix(hex, 16).unwrap())?);
+        rest = &tail[len..];
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
+#[test]
+fn the_reference_agrees_with_unicodes_conformance_data_on_a_labels() {
+    let text = std::fs::read_to_string(idna_test_v2()).expect("IdnaTestV2.txt");
+    assert!(text.contains("# Version: 16.0.0"));
+    let (mut asked, mut differ) = (0, Vec::new());
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap();
+        let columns: Vec<&str> = line.split(';').collect();
+        if columns.len() < 3 {
+            continue;
+        }
+        let Some(source) = unescape(columns[0]) else {
+            continue;
+        };
+        let to_unicode = match columns[1].trim() {
+            "" => source.clone(),
+            other => unescape(other).unwrap_or_default(),
+        };
+        let failed = !columns[2].trim().is_empty() && columns[2].trim() != "[]";
+        // One label with the ACE prefix, its status the line's; or, on a
+        // line without an error, every such label of a domain name, its
+        // answer the label of the ToUnicode column in the same place. A
+        // full stop the mapping makes (U+3002, U+FF0E, U+FF61) is not
+        // split here, so such a line is left out.
+        let dots = ['\u{3002}', '\u{FF0E}', '\u{FF61}'];
+        if source.contains(dots) {
+            continue;
+        }
+        let labels: Vec<(&str, &str, bool)> = if !source.contains('.') {
+            vec![(source.as_str(), to_unicode.as_str(), failed)]
+        } else if !failed && source.split('.').count() == to_unicode.split('.').count() {
+            source
+                .split('.')
+                .zip(to_unicode.split('.'))
+                .map(|(s, u)| (s, u, false))
+                .collect()
+        } else {
+            continue;
+        };
+        for (source, to_unicode, failed) in labels {
+            if !label::has_ace_prefix(source.as_bytes()) {
+                continue;
+            }
+            let got = label::to_unicode(LabelProfile::DEFAULT, source.as_bytes());
+            asked += 1;
+            let agrees = match &got {
+                Ok(cps) => !failed && cps.iter().copied().eq(to_unicode.chars().map(u32::from)),
+                Err(_) => failed,
+            };
+            if !agrees {
+                differ.push(format!(
+                    "line {}: {source:?} expected {} {to_unicode:?}, got {got:?}",
+                    n + 1,
+                    columns[2].trim()
+                ));
+            }
+        }
+    }
+    assert!(asked >= 250, "{asked} labels asked");
+    assert!(
+        differ.is_empty(),
+        "{} of {asked}:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+}
