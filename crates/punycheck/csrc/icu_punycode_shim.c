@@ -1,5 +1,6 @@
 /*
- * Prefixed access to ICU's Punycode coder, for src/engines/builtin/icu.rs.
+ * Prefixed access to ICU's Punycode coder, for src/engines/builtin/icu.rs,
+ * and to its UTS #46 on one label, for src/engines/builtin/label.rs.
  *
  * ICU exports u_strToPunycode and u_strFromPunycode from libicuuc under
  * versioned names (u_strToPunycode_72 for ICU 72), but declares them only in
@@ -26,6 +27,8 @@
 
 #include <unicode/utypes.h>
 #include <unicode/urename.h>
+#include <unicode/uchar.h>
+#include <unicode/uidna.h>
 
 #if UCONFIG_NO_IDNA
 #error "this ICU is built without IDNA (UCONFIG_NO_IDNA), so without Punycode"
@@ -95,4 +98,58 @@ punycheck_icu_version (char *buffer, int32_t capacity)
     buffer[i] = text[i];
   if (capacity > 0)
     buffer[i] = '\0';
+}
+
+/*
+ * ICU's UTS #46 on one label (unicode/uidna.h, a public API), for the label
+ * codec's `icu` built-in (src/engines/builtin/label.rs): ToASCII when
+ * to_ascii, else ToUnicode, of the UTF-8 label (label, length), with
+ * Nontransitional Processing both ways, CheckBidi and CheckJoiners, and
+ * UseSTD3ASCIIRules when std3. Writes at most capacity bytes to dest and
+ * returns the answer's length (which may exceed capacity: the caller asks
+ * again with room); *errors gets ICU's UIDNA_ERROR_* bits, *status the
+ * UErrorCode (a failure of the call itself, not of the label).
+ */
+int32_t
+punycheck_icu_label (int to_ascii, int std3, const char *label, int32_t length,
+                     char *dest, int32_t capacity, uint32_t *errors,
+                     int *status)
+{
+  UErrorCode error = U_ZERO_ERROR;
+  uint32_t options = UIDNA_CHECK_BIDI | UIDNA_CHECK_CONTEXTJ
+    | UIDNA_NONTRANSITIONAL_TO_ASCII | UIDNA_NONTRANSITIONAL_TO_UNICODE
+    | (std3 ? UIDNA_USE_STD3_RULES : 0);
+  UIDNA *idna = uidna_openUTS46 (options, &error);
+  if (U_FAILURE (error))
+    {
+      *status = (int) error;
+      return 0;
+    }
+  UIDNAInfo info = UIDNA_INFO_INITIALIZER;
+  int32_t n = to_ascii
+    ? uidna_labelToASCII_UTF8 (idna, label, length, dest, capacity, &info,
+                               &error)
+    : uidna_labelToUnicodeUTF8 (idna, label, length, dest, capacity, &info,
+                                &error);
+  uidna_close (idna);
+  *errors = info.errors;
+  *status = (int) error;
+  return n;
+}
+
+/* Whether ICU's Unicode data has c unassigned (General_Category Cn, not a
+   noncharacter): what its UTS #46 refuses as disallowed for want of data. */
+int
+punycheck_icu_unassigned (int32_t c)
+{
+  return u_charType (c) == U_UNASSIGNED && !u_hasBinaryProperty (c, UCHAR_NONCHARACTER_CODE_POINT);
+}
+
+/* The version of ICU's Unicode data, as "15.0". */
+void
+punycheck_icu_unicode_version (char *dest)
+{
+  UVersionInfo version;
+  u_getUnicodeVersion (version);
+  u_versionToString (version, dest);
 }

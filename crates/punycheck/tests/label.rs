@@ -271,3 +271,32 @@ fn the_switches_change_the_verdict_only_where_the_standard_says() {
     // The ACE prefix inside a U-label is refused either way.
     assert!(label::to_unicode(url, b"xn--xn---epa").is_err());
 }
+
+/// ICU's UTS #46 (the `icu` feature) answers every label vector as the
+/// reference does, and what it refuses for want of a later Unicode
+/// version's data is its listed deviation, not a finding.
+#[cfg(feature = "icu")]
+#[test]
+fn icu_agrees_on_the_vectors_and_lists_its_unicode_version() {
+    use punycheck::engines::IcuLabel;
+    use punycheck::harness::compare::{Verdict, judge};
+    let profile = LabelProfile::DEFAULT;
+    let icu = IcuLabel { profile };
+    for case in label_cases(LabelRules::Uts46) {
+        let verdict = judge(&icu, &request_of(&case), &case.expected);
+        assert_eq!(verdict, Verdict::Same, "{}", case.name);
+    }
+    // U+1AE7 was assigned after Unicode 15.0, ICU 72's version: by hand,
+    // 'xn--aa--a-zd7a' decodes to a U+1AE7 a - - a (the C reference
+    // encodes those code points to 'aa--a-zd7a').
+    let request = Request::Decode(b"xn--aa--a-zd7a".to_vec());
+    let reference = reference_for(Codec::Label(profile), &request).unwrap();
+    assert!(matches!(reference, Expected::Decoded(_)), "{reference:?}");
+    match judge(&icu, &request, &reference) {
+        Verdict::Same => {} // an ICU whose data has U+1AE7
+        Verdict::Divergence { detail, .. } => {
+            assert!(detail.starts_with("unicode-version"), "{detail}")
+        }
+        other => panic!("{other:?}"),
+    }
+}

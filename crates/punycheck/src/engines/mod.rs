@@ -30,14 +30,14 @@ pub mod external;
 mod functions;
 mod spec;
 
-#[cfg(feature = "icu")]
-pub use builtin::Icu;
 #[cfg(feature = "libidn2")]
 pub use builtin::Libidn2;
 pub use builtin::{
     AmcC, AmcCAsPunycode, Bootstring, CleanRoom, Idna, IdnaLabel, LabelReference, LaceCleanRoom,
     RfcC,
 };
+#[cfg(feature = "icu")]
+pub use builtin::{Icu, IcuLabel};
 pub use builtin::{StdUtf8, Utf8CleanRoom};
 pub use declaration::{Declaration, Declared};
 pub use external::StartError;
@@ -301,6 +301,15 @@ pub struct Missing {
 /// default), so that punycheck builds on a machine without them.
 pub fn missing_for(codec: Codec) -> Vec<Missing> {
     let mut missing = Vec::new();
+    if let Some(profile) = codec.label_profile() {
+        if cfg!(not(feature = "icu")) && profile.rules == crate::label::LabelRules::Uts46 {
+            missing.push(Missing {
+                name: "icu",
+                why: "built without the cargo feature `icu` (needs libicu-dev and pkg-config; it is a default feature)",
+            });
+        }
+        return missing;
+    }
     if codec != Codec::Punycode {
         return missing;
     }

@@ -27,6 +27,8 @@ pub use cleanroom::CleanRoom;
 #[cfg(feature = "icu")]
 pub use icu::Icu;
 pub use idna::Idna;
+#[cfg(feature = "icu")]
+pub use label::IcuLabel;
 pub use label::{IdnaLabel, LabelReference, builtin as label_builtin};
 pub use lace::LaceCleanRoom;
 #[cfg(feature = "libidn2")]
