@@ -62,6 +62,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "label-idna2008.toml",
         include_str!("../../vectors/label-idna2008.toml"),
     ),
+    (
+        "label-idna2003.toml",
+        include_str!("../../vectors/label-idna2003.toml"),
+    ),
 ];
 
 /// The direction a case runs in.

@@ -32,7 +32,10 @@
 //! - [`LabelRules::Idna2008`]: IDNA2008 lookup, RFC 5891 section 5, with
 //!   RFC 5892's derived properties computed by its own algorithm
 //!   ([`idna2008`]).
+//! - [`LabelRules::Idna2003`]: IDNA2003, RFC 3490 section 4 with Nameprep
+//!   for queries, on RFC 3454's tables ([`idna2003`]).
 
+pub mod idna2003;
 pub mod idna2008;
 pub mod uts46;
 
@@ -74,11 +77,19 @@ pub enum LabelRules {
     /// properties and RFC 5893's Bidi rule: no mapping (what libidn2's
     /// lookup, the Python `idna` package and registries implement).
     Idna2008,
+    /// IDNA2003, RFC 3490 section 4 with Nameprep (RFC 3491) for queries
+    /// (AllowUnassigned): what CPython's `idna` codec and GNU Libidn 1.x
+    /// implement.
+    Idna2003,
 }
 
 impl LabelRules {
     /// Every profile.
-    pub const ALL: [LabelRules; 2] = [LabelRules::Uts46, LabelRules::Idna2008];
+    pub const ALL: [LabelRules; 3] = [
+        LabelRules::Uts46,
+        LabelRules::Idna2008,
+        LabelRules::Idna2003,
+    ];
 
     /// Its name on the command line, in `punycheck.toml` and in vector
     /// files.
@@ -86,6 +97,7 @@ impl LabelRules {
         match self {
             LabelRules::Uts46 => "uts46",
             LabelRules::Idna2008 => "idna2008",
+            LabelRules::Idna2003 => "idna2003",
         }
     }
 
@@ -99,6 +111,7 @@ impl LabelRules {
         match self {
             LabelRules::Uts46 => "UTS #46 revision 33 (Nontransitional Processing)",
             LabelRules::Idna2008 => "IDNA2008 lookup (RFC 5891 section 5, RFC 5892, RFC 5893)",
+            LabelRules::Idna2003 => "IDNA2003 (RFC 3490 section 4, Nameprep for queries)",
         }
     }
 }
@@ -231,6 +244,13 @@ pub enum LabelError {
     /// A CONTEXTO code point out of its rule's context (RFC 5892 Appendix
     /// A.3 to A.9).
     ContextO(u32),
+    /// A code point Nameprep prohibits (RFC 3491 section 5: RFC 3454
+    /// tables C.1.2, C.2.2, C.3 to C.9).
+    Prohibited(u32),
+    /// The label breaks RFC 3454 section 6's Bidi requirement, the
+    /// numbered one (2: RandALCat with LCat; 3: RandALCat not first and
+    /// last).
+    StringprepBidi(u8),
     /// An ASCII code point other than a-z, 0-9 and hyphen-minus, with
     /// UseSTD3ASCIIRules (criterion 7).
     NotLdh(u32),
@@ -275,12 +295,8 @@ impl fmt::Display for LabelError {
             LabelError::HyphensAt3And4 => {
                 f.write_str("hyphen-minus in the third and fourth positions")
             }
-            LabelError::HyphenAtEnd => {
-                f.write_str("hyphen-minus at the start or the end, with CheckHyphens")
-            }
-            LabelError::BeginsWithAcePrefix => {
-                f.write_str("the label begins with xn--, without CheckHyphens")
-            }
+            LabelError::HyphenAtEnd => f.write_str("hyphen-minus at the start or the end"),
+            LabelError::BeginsWithAcePrefix => f.write_str("the label begins with xn--"),
             LabelError::LeadingMark(cp) => {
                 write!(f, "the label begins with the combining mark u+{cp:04X}")
             }
@@ -290,12 +306,17 @@ impl fmt::Display for LabelError {
                  deviation"
             ),
             LabelError::Disallowed2008(cp) => write!(f, "u+{cp:04X} is DISALLOWED"),
+            LabelError::Prohibited(cp) => write!(f, "u+{cp:04X} is prohibited by Nameprep"),
+            LabelError::StringprepBidi(n) => {
+                write!(f, "the label breaks stringprep's Bidi requirement {n}")
+            }
             LabelError::Unassigned(cp) => write!(f, "u+{cp:04X} is UNASSIGNED"),
-            LabelError::NotLdh(cp) => write!(
-                f,
-                "the ASCII u+{cp:04X} is not a letter, digit or hyphen-minus, with \
-                 UseSTD3ASCIIRules"
-            ),
+            LabelError::NotLdh(cp) => {
+                write!(
+                    f,
+                    "the ASCII u+{cp:04X} is not a letter, digit or hyphen-minus"
+                )
+            }
             LabelError::Joiner(cp) => write!(
                 f,
                 "u+{cp:04X} is out of the context RFC 5892 Appendix A allows it in"
@@ -312,8 +333,7 @@ impl fmt::Display for LabelError {
             }
             LabelError::DnsLength(octets) => write!(
                 f,
-                "the A-label is {octets} octets long, where the DNS takes 1 to 63, with \
-                 VerifyDnsLength"
+                "the A-label is {octets} octets long, where the DNS takes 1 to 63"
             ),
         }
     }
@@ -339,17 +359,28 @@ impl LabelError {
                 }
                 LabelError::NotNfc => "UTS #46 section 4.1, validity criterion 1",
                 LabelError::HyphensAt3And4 => "UTS #46 section 4.1, validity criterion 2",
-                LabelError::HyphenAtEnd => "UTS #46 section 4.1, validity criterion 3",
-                LabelError::BeginsWithAcePrefix => "UTS #46 section 4.1, validity criterion 4",
+                LabelError::HyphenAtEnd => {
+                    "UTS #46 section 4.1, validity criterion 3, with CheckHyphens"
+                }
+                LabelError::BeginsWithAcePrefix => {
+                    "UTS #46 section 4.1, validity criterion 4, without CheckHyphens"
+                }
                 LabelError::LeadingMark(_) => "UTS #46 section 4.1, validity criterion 6",
+                LabelError::NotLdh(_) => {
+                    "UTS #46 section 4.1, validity criterion 7, with UseSTD3ASCIIRules"
+                }
                 LabelError::Status(_)
-                | LabelError::NotLdh(_)
                 | LabelError::Disallowed2008(_)
                 | LabelError::Unassigned(_)
+                | LabelError::Prohibited(_)
                 | LabelError::ContextO(_) => "UTS #46 section 4.1, validity criterion 7",
                 LabelError::Joiner(_) => "UTS #46 section 4.1, validity criterion 8, CheckJoiners",
-                LabelError::Bidi(_) => "UTS #46 section 4.1, validity criterion 9, CheckBidi",
-                LabelError::DnsLength(_) => "UTS #46 section 4.2, ToASCII, step 3",
+                LabelError::Bidi(_) | LabelError::StringprepBidi(_) => {
+                    "UTS #46 section 4.1, validity criterion 9, CheckBidi"
+                }
+                LabelError::DnsLength(_) => {
+                    "UTS #46 section 4.2, ToASCII, step 3, with VerifyDnsLength"
+                }
             },
             LabelRules::Idna2008 => match self {
                 LabelError::NotText
@@ -370,14 +401,35 @@ impl LabelError {
                 | LabelError::Disallowed(_)
                 | LabelError::Status(_)
                 | LabelError::FullStop
+                | LabelError::Prohibited(_)
                 | LabelError::NotLdh(_) => "RFC 5891 section 5.4 and RFC 5892 section 3",
                 LabelError::HyphenAtEnd | LabelError::BeginsWithAcePrefix => {
                     "RFC 5891 section 4.2.3.1 and RFC 5890 section 2.3.1, with CheckHyphens"
                 }
                 LabelError::Joiner(_) => "RFC 5891 section 5.4 and RFC 5892 Appendix A.1, A.2",
                 LabelError::ContextO(_) => "RFC 5891 section 5.4 and RFC 5892 Appendix A.3 to A.9",
-                LabelError::Bidi(_) => "RFC 5891 section 5.4 and RFC 5893 section 2",
+                LabelError::Bidi(_) | LabelError::StringprepBidi(_) => {
+                    "RFC 5891 section 5.4 and RFC 5893 section 2"
+                }
                 LabelError::DnsLength(_) => "RFC 5890 section 2.3.1, with VerifyDnsLength",
+            },
+            LabelRules::Idna2003 => match self {
+                LabelError::NotAceLabel => "RFC 3490 section 4.2, step 3",
+                LabelError::NonAsciiInAceLabel(_) => "RFC 3490 section 4.2, steps 2 and 3",
+                LabelError::Punycode(_) | LabelError::DecodesToNonScalar(_) => {
+                    "RFC 3490 section 4.2, step 5"
+                }
+                LabelError::NotReencoded(_) => "RFC 3490 section 4.2, step 7",
+                LabelError::Prohibited(_) => "RFC 3491 section 5",
+                LabelError::StringprepBidi(_) | LabelError::Bidi(_) => {
+                    "RFC 3491 section 6 and RFC 3454 section 6"
+                }
+                LabelError::NotLdh(_) | LabelError::HyphenAtEnd => {
+                    "RFC 3490 section 4.1, step 3, with UseSTD3ASCIIRules"
+                }
+                LabelError::BeginsWithAcePrefix => "RFC 3490 section 4.1, step 5",
+                LabelError::DnsLength(_) => "RFC 3490 section 4.1, step 8",
+                _ => "RFC 3490 section 4",
             },
         }
     }
@@ -414,6 +466,8 @@ impl LabelError {
             LabelError::NotReencoded(_) => "not-re-encoded",
             LabelError::Disallowed2008(_) => "disallowed",
             LabelError::Unassigned(_) => "unassigned",
+            LabelError::Prohibited(_) => "prohibited",
+            LabelError::StringprepBidi(_) => "bidi",
             LabelError::Bidi(_) => "bidi",
             LabelError::DnsLength(_) => "dns-length",
         }
@@ -428,6 +482,7 @@ pub fn to_unicode(profile: LabelProfile, label: &[u8]) -> Result<Vec<u32>, Label
     match profile.rules {
         LabelRules::Uts46 => uts46::to_unicode(profile.switches, label),
         LabelRules::Idna2008 => idna2008::to_unicode(profile.switches, label),
+        LabelRules::Idna2003 => idna2003::to_unicode(profile.switches, label),
     }
 }
 
@@ -437,6 +492,7 @@ pub fn to_ascii(profile: LabelProfile, label: &[u32]) -> Result<Vec<u8>, LabelEr
     match profile.rules {
         LabelRules::Uts46 => uts46::to_ascii(profile.switches, label),
         LabelRules::Idna2008 => idna2008::to_ascii(profile.switches, label),
+        LabelRules::Idna2003 => idna2003::to_ascii(profile.switches, label),
     }
 }
 
