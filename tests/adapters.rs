@@ -266,6 +266,7 @@ gates! {
     label_idna_1_1_0: false,
     label_idna_0_5_0: false,
     label_go_lookup: false,
+    label_go_display: false,
     label_python_idna: false,
     label_cpython_idna: true,
 }
