@@ -56,19 +56,12 @@ impl Cli {
             || self.std3_rules.is_some()
             || self.verify_dns_length.is_some();
         match self.codec {
-            Some(Codec::Label(_)) => {
-                let mut profile = LabelProfile::DEFAULT;
-                if let Some(rules) = self.label_rules {
-                    profile.rules = rules;
-                }
-                let switches = &mut profile.switches;
-                switches.check_hyphens = self.check_hyphens.unwrap_or(switches.check_hyphens);
-                switches.use_std3_ascii_rules =
-                    self.std3_rules.unwrap_or(switches.use_std3_ascii_rules);
-                switches.verify_dns_length =
-                    self.verify_dns_length.unwrap_or(switches.verify_dns_length);
-                Ok(Some(Codec::Label(profile)))
-            }
+            Some(Codec::Label(_)) => Ok(Some(Codec::Label(LabelProfile::DEFAULT.with(
+                self.label_rules,
+                self.check_hyphens,
+                self.std3_rules,
+                self.verify_dns_length,
+            )))),
             _ if label_options => Err(
                 "--label-rules, --check-hyphens, --std3-rules and --verify-dns-length \
                  go with --codec label"

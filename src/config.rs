@@ -280,16 +280,12 @@ impl Check {
             || self.std3_rules.is_some()
             || self.verify_dns_length.is_some();
         match self.codec.unwrap_or(Codec::Punycode) {
-            Codec::Label(mut profile) => {
-                profile.rules = self.label_rules.unwrap_or(profile.rules);
-                let switches = &mut profile.switches;
-                switches.check_hyphens = self.check_hyphens.unwrap_or(switches.check_hyphens);
-                switches.use_std3_ascii_rules =
-                    self.std3_rules.unwrap_or(switches.use_std3_ascii_rules);
-                switches.verify_dns_length =
-                    self.verify_dns_length.unwrap_or(switches.verify_dns_length);
-                Ok(Codec::Label(profile))
-            }
+            Codec::Label(profile) => Ok(Codec::Label(profile.with(
+                self.label_rules,
+                self.check_hyphens,
+                self.std3_rules,
+                self.verify_dns_length,
+            ))),
             _ if label_settings => Err(
                 "label-rules, check-hyphens, std3-rules and verify-dns-length go with \
                  codec = \"label\" (--codec label)"
@@ -457,5 +453,37 @@ mod tests {
         assert!(parse_seconds("1e300").unwrap_err().contains("1e300"));
         assert!(parse_timeout("86401").is_err());
         assert_eq!(parse_timeout("86400"), Ok(86_400.0));
+    }
+
+    #[test]
+    fn label_settings_make_the_label_codec_s_profile() {
+        use punycheck::label::{LabelProfile, LabelRules};
+        let file = Config::parse(
+            "x",
+            "[check]\ncodec = \"label\"\nlabel-rules = \"idna2008\"\ncheck-hyphens = false\n",
+        )
+        .unwrap();
+        let mut want = LabelProfile::DEFAULT;
+        want.rules = LabelRules::Idna2008;
+        want.switches.check_hyphens = false;
+        assert_eq!(file.check.resolved_codec(), Ok(Codec::Label(want)));
+        // The command line's layer wins where it says something.
+        let line = Check {
+            std3_rules: Some(false),
+            ..Check::default()
+        };
+        want.switches.use_std3_ascii_rules = false;
+        assert_eq!(
+            line.over(file.check).resolved_codec(),
+            Ok(Codec::Label(want))
+        );
+        // A label setting without the label codec is an error.
+        let lone = Config::parse("x", "[check]\nlabel-rules = \"uts46\"\n").unwrap();
+        assert!(
+            lone.check
+                .resolved_codec()
+                .unwrap_err()
+                .contains("codec = \"label\"")
+        );
     }
 }

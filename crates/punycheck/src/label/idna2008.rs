@@ -144,30 +144,19 @@ pub fn to_unicode(switches: Switches, label: &[u8]) -> Result<Vec<u32>, LabelErr
     let Some(payload) = lowered.strip_prefix(b"xn--") else {
         return Err(LabelError::NotAceLabel);
     };
-    let decoded = punycode::decode(payload).map_err(LabelError::Punycode)?;
-    let chars = decoded
-        .code_points
-        .iter()
-        .map(|&cp| char::from_u32(cp).ok_or(LabelError::DecodesToNonScalar(cp)))
-        .collect::<Result<Vec<char>, _>>()?;
     // RFC 5890 section 2.3.2.1: an A-label decodes to a U-label, which
     // holds a non-ASCII character.
-    if chars.is_empty() {
-        return Err(LabelError::Empty);
-    }
-    if chars.iter().all(char::is_ascii) {
-        return Err(LabelError::AsciiOnly);
-    }
+    let (code_points, chars) = super::decode_payload(payload)?;
     validate(switches, &chars)?;
     // Sections 5.5 and 5.3: converted back, identical to the original.
     let mut again = b"xn--".to_vec();
-    again.extend(punycode::encode(&decoded.code_points, None).map_err(LabelError::Punycode)?);
+    again.extend(punycode::encode(&code_points, None).map_err(LabelError::Punycode)?);
     if again != lowered {
         return Err(LabelError::NotReencoded(
             String::from_utf8_lossy(&again).into_owned(),
         ));
     }
-    Ok(decoded.code_points)
+    Ok(code_points)
 }
 
 /// ToASCII of a U-label: RFC 5891 sections 5.4 and 5.5.

@@ -186,6 +186,24 @@ impl LabelProfile {
         rules: LabelRules::Uts46,
         switches: Switches::STRICT,
     };
+
+    /// This profile with the rules and switches that are given, the others
+    /// kept: what a command line or a configuration file lays over it.
+    pub fn with(
+        mut self,
+        rules: Option<LabelRules>,
+        check_hyphens: Option<bool>,
+        use_std3_ascii_rules: Option<bool>,
+        verify_dns_length: Option<bool>,
+    ) -> Self {
+        let switches = &mut self.switches;
+        self.rules = rules.unwrap_or(self.rules);
+        switches.check_hyphens = check_hyphens.unwrap_or(switches.check_hyphens);
+        switches.use_std3_ascii_rules =
+            use_std3_ascii_rules.unwrap_or(switches.use_std3_ascii_rules);
+        switches.verify_dns_length = verify_dns_length.unwrap_or(switches.verify_dns_length);
+        self
+    }
 }
 
 impl fmt::Display for LabelProfile {
@@ -494,6 +512,26 @@ pub fn to_ascii(profile: LabelProfile, label: &[u32]) -> Result<Vec<u8>, LabelEr
         LabelRules::Idna2008 => idna2008::to_ascii(profile.switches, label),
         LabelRules::Idna2003 => idna2003::to_ascii(profile.switches, label),
     }
+}
+
+/// The Punycode after an ACE prefix decoded to a U-label's characters:
+/// a Punycode failure, a value that is no Unicode scalar value, an empty
+/// or an all-ASCII decoding is refused (no profile takes those as a
+/// U-label), with the decoded code points beside the characters.
+fn decode_payload(payload: &[u8]) -> Result<(Vec<u32>, Vec<char>), LabelError> {
+    let decoded = punycode::decode(payload).map_err(LabelError::Punycode)?;
+    let chars = decoded
+        .code_points
+        .iter()
+        .map(|&cp| char::from_u32(cp).ok_or(LabelError::DecodesToNonScalar(cp)))
+        .collect::<Result<Vec<char>, _>>()?;
+    if chars.is_empty() {
+        return Err(LabelError::Empty);
+    }
+    if chars.iter().all(char::is_ascii) {
+        return Err(LabelError::AsciiOnly);
+    }
+    Ok((decoded.code_points, chars))
 }
 
 /// Whether `label` begins with the ACE prefix in any case (`xn--`,

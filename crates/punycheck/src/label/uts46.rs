@@ -127,21 +127,9 @@ fn process(switches: Switches, input: impl Iterator<Item = char>) -> Result<Vec<
             return Err(LabelError::NonAsciiInAceLabel(u32::from(c)));
         }
         let payload: Vec<u8> = mapped[4..].iter().map(|&c| c as u8).collect();
-        // Item 2: Punycode, with the clean-room decoder.
-        let decoded = punycode::decode(&payload).map_err(LabelError::Punycode)?;
-        let chars = decoded
-            .code_points
-            .iter()
-            .map(|&cp| char::from_u32(cp).ok_or(LabelError::DecodesToNonScalar(cp)))
-            .collect::<Result<Vec<char>, _>>()?;
-        // Item 3: neither empty nor ASCII only.
-        if chars.is_empty() {
-            return Err(LabelError::Empty);
-        }
-        if chars.iter().all(char::is_ascii) {
-            return Err(LabelError::AsciiOnly);
-        }
-        chars
+        // Item 2: Punycode, with the clean-room decoder; item 3: neither
+        // empty nor ASCII only.
+        super::decode_payload(&payload)?.1
     } else {
         mapped
     };

@@ -32,6 +32,18 @@ fn capabilities() -> Capabilities {
 /// where a report needs it ([`crate::harness::compare`]).
 const REFUSED: EngineError = EngineError::Rejected(Some(ErrorKind::BadInput));
 
+/// A U-label to encode as text, for a library that takes `&str`.
+fn label_text(input: &[u32], case_flags: Option<&[bool]>) -> Result<String, EngineError> {
+    if case_flags.is_some() {
+        return Err(EngineError::Unsupported("no annotation support".into()));
+    }
+    input
+        .iter()
+        .map(|&cp| char::from_u32(cp))
+        .collect::<Option<String>>()
+        .ok_or_else(|| EngineError::Unsupported("not a Unicode scalar value".into()))
+}
+
 fn decoded(code_points: Vec<u32>) -> Decoded {
     Decoded {
         flags: CaseFlags::unset(code_points.len()),
@@ -116,14 +128,7 @@ impl Engine for IdnaLabel {
     }
 
     fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
-        if case_flags.is_some() {
-            return Err(EngineError::Unsupported("no annotation support".into()));
-        }
-        let text: String = input
-            .iter()
-            .map(|&cp| char::from_u32(cp))
-            .collect::<Option<String>>()
-            .ok_or_else(|| EngineError::Unsupported("not a Unicode scalar value".into()))?;
+        let text = label_text(input, case_flags)?;
         let (deny, hyphens) = self.arguments();
         let length = if self.profile.switches.verify_dns_length {
             idna::uts46::DnsLength::Verify
@@ -167,7 +172,7 @@ pub use icu::IcuLabel;
 mod icu {
     use std::os::raw::{c_char, c_int};
 
-    use super::{capabilities, decoded};
+    use super::{capabilities, decoded, label_text};
     use crate::codec::Codec;
     use crate::engines::{
         Capabilities, DecodeResult, Deviation, EncodeResult, Engine, EngineError,
@@ -323,15 +328,7 @@ mod icu {
         }
 
         fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
-            if case_flags.is_some() {
-                return Err(EngineError::Unsupported("no annotation support".into()));
-            }
-            let text: String = input
-                .iter()
-                .map(|&cp| char::from_u32(cp))
-                .collect::<Option<String>>()
-                .ok_or_else(|| EngineError::Unsupported("not a Unicode scalar value".into()))?;
-            self.call(true, text.as_bytes())
+            self.call(true, label_text(input, case_flags)?.as_bytes())
         }
 
         fn decode(&self, input: &[u8]) -> DecodeResult {
