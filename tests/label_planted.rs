@@ -10,13 +10,13 @@ use common::{BIN, punycheck, python, run_first_reproducer};
 
 const PLANTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/impls/planted_label.py");
 
-/// Checks the planted implementation with `bug`: the exit status and the
-/// report.
-fn check(bug: &str) -> (Option<i32>, String) {
+/// Checks the planted implementation with `bug`, with `extra` arguments:
+/// the exit status and the report.
+fn check(bug: &str, extra: &[&str]) -> (Option<i32>, String) {
     let spec = format!("pipe:{} {PLANTED} {BIN} --bug {bug}", python());
     // Bounded by questions; seconds is a ceiling (60 s, as a CI gate
     // would give it).
-    let out = punycheck(&[
+    let mut args = vec![
         "check",
         "--codec",
         "label",
@@ -28,7 +28,9 @@ fn check(bug: &str) -> (Option<i32>, String) {
         "2000",
         "--seconds",
         "60",
-    ]);
+    ];
+    args.extend(extra);
+    let out = punycheck(&args);
     let report =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     (out.status.code(), report)
@@ -36,11 +38,25 @@ fn check(bug: &str) -> (Option<i32>, String) {
 
 #[test]
 fn the_implementation_without_a_plant_conforms() {
-    let (status, report) = check("none");
+    let json = std::env::temp_dir().join(format!("punycheck-label-{}.json", std::process::id()));
+    let (status, report) = check("none", &["--json", json.to_str().unwrap()]);
     assert_eq!(status, Some(0), "{report}");
     assert!(
         report.contains(" passed, 0 not asked, 0 known deviations, 0 failed"),
         "{report}"
+    );
+    // The JSON report follows the schema, and says the profile.
+    let value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let _ = std::fs::remove_file(&json);
+    common::assert_valid(&common::schema_validator("docs/report.schema.json"), &value);
+    assert_eq!(value["codec"], "label");
+    let declared = value["declaration"]["text"].as_str().unwrap();
+    assert!(
+        declared.ends_with(
+            "label rules uts46 (CheckHyphens=true UseSTD3ASCIIRules=true VerifyDnsLength=true)"
+        ),
+        "{declared}"
     );
 }
 
@@ -77,7 +93,7 @@ fn each_advisory_is_reported_with_its_rule_and_a_reproducer_that_reproduces() {
         ),
     ];
     for (bug, key) in plants {
-        let (status, report) = check(bug);
+        let (status, report) = check(bug, &[]);
         assert_eq!(status, Some(1), "{bug}:\n{report}");
         let causes: Vec<&str> = report
             .lines()

@@ -387,7 +387,14 @@ pub fn run(
         version: super::report::VERSION,
         implementation: settings.spec.clone(),
         codec: engine.codec().to_string(),
-        declared: describe(&engine.capabilities()),
+        // A label check says the profile it judged by.
+        declared: match engine.codec().label_profile() {
+            Some(profile) => format!(
+                "{}; label rules {profile}",
+                describe(&engine.capabilities())
+            ),
+            None => describe(&engine.capabilities()),
+        },
         capabilities: engine.capabilities(),
         declared_options: settings.declared_options.clone(),
         seed: settings.seed,
