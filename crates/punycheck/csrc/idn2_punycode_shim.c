@@ -61,3 +61,37 @@ punycheck_idn2_version (void)
 {
   return idn2_check_version (NULL);
 }
+
+/*
+ * IDNA2008 lookup of one label (RFC 5891 section 5, without UTS #46
+ * processing), for the label codec's `libidn2` built-in
+ * (src/engines/builtin/label.rs): idn2_lookup_u8 validates a U-label or an
+ * A-label and answers the A-label; idn2_to_unicode_8z8z decodes an A-label.
+ * Each returns IDN2_OK and a string libidn2 allocated in *output (freed
+ * with punycheck_idn2_free), or an IDN2_* error.
+ */
+int
+punycheck_idn2_lookup (const char *label, char **output)
+{
+  return idn2_lookup_u8 ((const uint8_t *) label, (uint8_t **) output,
+                         IDN2_NO_TR46);
+}
+
+int
+punycheck_idn2_to_unicode (const char *label, char **output)
+{
+  return idn2_to_unicode_8z8z (label, output, IDN2_NO_TR46);
+}
+
+void
+punycheck_idn2_free (void *pointer)
+{
+  idn2_free (pointer);
+}
+
+/* The symbolic name of an IDN2_* status, "IDN2_UNASSIGNED". */
+const char *
+punycheck_idn2_error_name (int status)
+{
+  return idn2_strerror_name (status);
+}

@@ -301,3 +301,44 @@ fn icu_agrees_on_the_vectors_and_lists_its_unicode_version() {
         other => panic!("{other:?}"),
     }
 }
+
+/// libidn2's IDNA2008 lookup (the `libidn2` feature) answers every IDNA2008
+/// vector as the reference does or as one of its listed deviations says,
+/// and the deviation its source shows (an A-label taken as written) is
+/// listed, not a finding.
+#[cfg(feature = "libidn2")]
+#[test]
+fn libidn2_agrees_on_the_idna2008_vectors_but_for_its_listed_deviations() {
+    use punycheck::engines::Libidn2Label;
+    use punycheck::harness::compare::{Verdict, judge};
+    let profile = LabelProfile {
+        rules: LabelRules::Idna2008,
+        switches: Switches::STRICT,
+    };
+    let libidn2 = Libidn2Label { profile };
+    for case in label_cases(LabelRules::Idna2008) {
+        match judge(&libidn2, &request_of(&case), &case.expected) {
+            Verdict::Same => {}
+            Verdict::Divergence { detail, .. } => assert!(
+                detail.starts_with("contexto-on-lookup") || detail.starts_with("hyphens-on-lookup"),
+                "{}: {detail}",
+                case.name
+            ),
+            other => panic!("{}: {other:?}", case.name),
+        }
+    }
+    // 'xn--E-0ha' decodes, lowercased first (RFC 5891 section 5.3), to
+    // 'e' U+0107; libidn2 decodes it as written, and 'E' is DISALLOWED.
+    let request = Request::Decode(b"xn--E-0ha".to_vec());
+    let reference = reference_for(Codec::Label(profile), &request).unwrap();
+    assert_eq!(
+        reference,
+        Expected::Decoded(punycheck::vocabulary::CodePoints::parse("u+0065 u+0107").unwrap())
+    );
+    match judge(&libidn2, &request, &reference) {
+        Verdict::Divergence { detail, .. } => {
+            assert!(detail.starts_with("a-label-case"), "{detail}")
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -30,14 +30,14 @@ pub mod external;
 mod functions;
 mod spec;
 
-#[cfg(feature = "libidn2")]
-pub use builtin::Libidn2;
 pub use builtin::{
     AmcC, AmcCAsPunycode, Bootstring, CleanRoom, Idna, IdnaLabel, LabelReference, LaceCleanRoom,
     RfcC,
 };
 #[cfg(feature = "icu")]
 pub use builtin::{Icu, IcuLabel};
+#[cfg(feature = "libidn2")]
+pub use builtin::{Libidn2, Libidn2Label};
 pub use builtin::{StdUtf8, Utf8CleanRoom};
 pub use declaration::{Declaration, Declared};
 pub use external::StartError;
@@ -306,6 +306,12 @@ pub fn missing_for(codec: Codec) -> Vec<Missing> {
             missing.push(Missing {
                 name: "icu",
                 why: "built without the cargo feature `icu` (needs libicu-dev and pkg-config; it is a default feature)",
+            });
+        }
+        if cfg!(not(feature = "libidn2")) && profile.rules == crate::label::LabelRules::Idna2008 {
+            missing.push(Missing {
+                name: "libidn2",
+                why: "built without the cargo feature `libidn2` (needs libidn2-dev and pkg-config; it is a default feature)",
             });
         }
         return missing;

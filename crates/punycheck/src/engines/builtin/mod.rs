@@ -29,6 +29,8 @@ pub use icu::Icu;
 pub use idna::Idna;
 #[cfg(feature = "icu")]
 pub use label::IcuLabel;
+#[cfg(feature = "libidn2")]
+pub use label::Libidn2Label;
 pub use label::{IdnaLabel, LabelReference, builtin as label_builtin};
 pub use lace::LaceCleanRoom;
 #[cfg(feature = "libidn2")]
