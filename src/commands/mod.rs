@@ -35,7 +35,7 @@ pub use output::Output;
 
 use punycheck::codec::Codec;
 use punycheck::harness::errors::DataError;
-use punycheck::label::LabelProfile;
+use punycheck::label::{LabelProfile, LabelRules};
 
 /// The exit statuses, as `--help` prints them.
 pub const EXIT_STATUS: &str = "\
@@ -128,9 +128,22 @@ pub fn codec_arg(codec: Codec) -> String {
     }
 }
 
-/// The codecs a command covers: the one chosen, or all.
+/// The codecs a command covers: the one chosen, or all, the label codec
+/// under each of its rules (every switch on).
 pub fn codecs(chosen: Option<Codec>) -> Vec<Codec> {
-    chosen.map_or_else(|| Codec::ALL.to_vec(), |c| vec![c])
+    chosen.map_or_else(
+        || {
+            let mut all = Codec::ALL.to_vec();
+            all.extend(
+                LabelRules::ALL
+                    .into_iter()
+                    .filter(|&rules| rules != LabelProfile::DEFAULT.rules)
+                    .map(|rules| Codec::label(rules, LabelProfile::DEFAULT.switches)),
+            );
+            all
+        },
+        |c| vec![c],
+    )
 }
 
 /// The seed given, or one chosen from the clock.
