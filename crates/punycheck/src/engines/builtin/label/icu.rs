@@ -1,0 +1,170 @@
+//! ICU's UTS #46 (`uidna_openUTS46`, `uidna_labelToASCII_UTF8`,
+//! `uidna_labelToUnicodeUTF8`) through `csrc/icu_punycode_shim.c`, with the
+//! cargo feature `icu`.
+
+use std::os::raw::{c_char, c_int};
+
+use super::{capabilities, decoded, label_text};
+use crate::codec::Codec;
+use crate::engines::{Capabilities, DecodeResult, Deviation, EncodeResult, Engine, EngineError};
+use crate::label::{self, LabelProfile};
+use crate::vocabulary::{Expected, Request};
+
+unsafe extern "C" {
+    fn punycheck_icu_label(
+        to_ascii: c_int,
+        std3: c_int,
+        label: *const c_char,
+        length: i32,
+        dest: *mut c_char,
+        capacity: i32,
+        errors: *mut u32,
+        status: *mut c_int,
+    ) -> i32;
+    fn punycheck_icu_unassigned(c: i32) -> c_int;
+}
+
+// UIDNA_ERROR_* bits of <unicode/uidna.h> that the caller's switches
+// turn off: ICU reports them always.
+const EMPTY_LABEL: u32 = 1;
+const LABEL_TOO_LONG: u32 = 2;
+const DOMAIN_NAME_TOO_LONG: u32 = 4;
+const LEADING_HYPHEN: u32 = 8;
+const TRAILING_HYPHEN: u32 = 0x10;
+const HYPHEN_3_4: u32 = 0x20;
+
+/// Whether ICU's own Unicode data lacks a code point of the label (or
+/// of what the reference decodes it to), which its UTS #46 then
+/// refuses as disallowed.
+fn unknown_to_icu(request: &Request, reference: &Expected) -> bool {
+    let unassigned = |cp: u32| unsafe { punycheck_icu_unassigned(cp as i32) } != 0;
+    let in_request = match request {
+        Request::Encode { code_points, .. } => code_points.iter().any(|&cp| unassigned(cp)),
+        Request::Decode(_) => false,
+    };
+    let in_answer = match reference {
+        Expected::Decoded(cps) => cps.values.iter().any(|&cp| unassigned(cp)),
+        _ => false,
+    };
+    in_request || in_answer
+}
+
+/// Whether `cps` begin with `xn--` in any case.
+fn begins_with_ace_prefix(cps: &[u32]) -> bool {
+    let bytes: Vec<u8> = cps.iter().take(4).map(|&cp| cp as u8).collect();
+    cps.len() >= 4 && cps[..4].iter().all(|&cp| cp < 0x80) && label::has_ace_prefix(&bytes)
+}
+
+/// ICU's data is the Unicode version of the ICU installed (15.0 for
+/// Debian's ICU 72): a code point assigned since is disallowed there.
+/// And ICU has no CheckHyphens switch.
+pub const DEVIATIONS: &[Deviation] = &[
+    Deviation {
+        id: "unicode-version",
+        reason: "ICU's UTS #46 data is its own Unicode version's (15.0 in ICU 72): a code point assigned since is unassigned there, so disallowed, where the reference's later data has it valid",
+        explains: |request, reference, got| {
+            matches!(reference, Expected::Decoded(_) | Expected::Encoded(_))
+                && matches!(got, Err(EngineError::Failed(_)))
+                && unknown_to_icu(request, reference)
+        },
+    },
+    Deviation {
+        id: "no-check-hyphens",
+        reason: "ICU's uidna has no CheckHyphens switch (uidna.h: it always reports UIDNA_ERROR_LEADING_HYPHEN, TRAILING_HYPHEN and HYPHEN_3_4), so CheckHyphens=false is its caller masking those errors, and the error of a label that begins with xn-- (UTS #46 validity criterion 4, revision 31) goes with HYPHEN_3_4",
+        explains: |request, reference, got| {
+            let begins = match (request, got) {
+                (Request::Encode { code_points, .. }, _) => begins_with_ace_prefix(code_points),
+                (Request::Decode(_), Ok(Expected::Decoded(cps))) => {
+                    begins_with_ace_prefix(&cps.values)
+                }
+                _ => false,
+            };
+            matches!(reference, Expected::Error(_)) && got.is_ok() && begins
+        },
+    },
+];
+
+/// ICU's UTS #46 on one label, selected as `icu`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IcuLabel {
+    /// The profile whose switches it is called with.
+    pub profile: LabelProfile,
+}
+
+impl IcuLabel {
+    fn call(&self, to_ascii: bool, label: &[u8]) -> Result<Vec<u8>, EngineError> {
+        let switches = self.profile.switches;
+        let mut ignored = 0;
+        if !switches.check_hyphens {
+            ignored |= LEADING_HYPHEN | TRAILING_HYPHEN | HYPHEN_3_4;
+        }
+        if !switches.verify_dns_length || !to_ascii {
+            ignored |= EMPTY_LABEL | LABEL_TOO_LONG | DOMAIN_NAME_TOO_LONG;
+        }
+        let length = i32::try_from(label.len())
+            .map_err(|_| EngineError::Unsupported("longer than 2^31 bytes".into()))?;
+        let mut dest = vec![0u8; 256.max(label.len() * 4)];
+        loop {
+            let (mut errors, mut status) = (0u32, 0 as c_int);
+            let capacity = i32::try_from(dest.len()).unwrap_or(i32::MAX);
+            // SAFETY: the pointers and lengths describe live buffers;
+            // the shim writes at most `capacity` bytes to `dest`.
+            let n = unsafe {
+                punycheck_icu_label(
+                    c_int::from(to_ascii),
+                    c_int::from(switches.use_std3_ascii_rules),
+                    label.as_ptr().cast(),
+                    length,
+                    dest.as_mut_ptr().cast(),
+                    capacity,
+                    &mut errors,
+                    &mut status,
+                )
+            };
+            // U_BUFFER_OVERFLOW_ERROR: ask again with room.
+            if status == 15 && n > capacity {
+                dest.resize(usize::try_from(n).unwrap_or(0) + 1, 0);
+                continue;
+            }
+            if status > 0 {
+                return Err(EngineError::Failed(format!("ICU error {status}")));
+            }
+            if errors & !ignored != 0 {
+                return Err(EngineError::Failed(format!(
+                    "UIDNA_ERROR bits {:#x}",
+                    errors & !ignored
+                )));
+            }
+            dest.truncate(usize::try_from(n).unwrap_or(0));
+            return Ok(dest);
+        }
+    }
+}
+
+impl Engine for IcuLabel {
+    fn name(&self) -> &str {
+        "icu"
+    }
+
+    fn codec(&self) -> Codec {
+        Codec::Label(self.profile)
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            deviations: DEVIATIONS,
+            ..capabilities()
+        }
+    }
+
+    fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
+        self.call(true, label_text(input, case_flags)?.as_bytes())
+    }
+
+    fn decode(&self, input: &[u8]) -> DecodeResult {
+        let answer = self.call(false, input)?;
+        let text = String::from_utf8(answer)
+            .map_err(|_| EngineError::Broken("ICU answered bytes that are not UTF-8".into()))?;
+        Ok(decoded(text.chars().map(u32::from).collect()))
+    }
+}

@@ -1,0 +1,148 @@
+//! libidn2's IDNA2008 lookup (`idn2_lookup_u8` and `idn2_to_unicode_8z8z`
+//! with `IDN2_NO_TR46`) through `csrc/idn2_punycode_shim.c`, with the
+//! cargo feature `libidn2`.
+
+use std::ffi::{CStr, CString};
+use std::os::raw::{c_char, c_int, c_void};
+
+use super::{capabilities, decoded, label_text};
+use crate::codec::Codec;
+use crate::engines::{Capabilities, DecodeResult, Deviation, EncodeResult, Engine, EngineError};
+use crate::label::{self, LabelError, LabelProfile, LabelRules, Switches};
+use crate::vocabulary::{Expected, Request};
+
+unsafe extern "C" {
+    fn punycheck_idn2_lookup(label: *const c_char, output: *mut *mut c_char) -> c_int;
+    fn punycheck_idn2_to_unicode(label: *const c_char, output: *mut *mut c_char) -> c_int;
+    fn punycheck_idn2_free(pointer: *mut c_void);
+    fn punycheck_idn2_error_name(status: c_int) -> *const c_char;
+}
+
+/// The rule by which the IDNA2008 reference, every switch on, refuses
+/// `request`.
+fn strict_refusal(request: &Request) -> Option<LabelError> {
+    let profile = LabelProfile {
+        rules: LabelRules::Idna2008,
+        switches: Switches::STRICT,
+    };
+    match request {
+        Request::Encode { code_points, .. } => label::to_ascii(profile, code_points).err(),
+        Request::Decode(bytes) => label::to_unicode(profile, bytes).err(),
+    }
+}
+
+fn said(got: &Result<Expected, EngineError>, name: &str) -> bool {
+    matches!(got, Err(EngineError::Failed(why)) if why == name)
+}
+
+/// Whether libidn2's lookup takes `request` for an A-label only as
+/// written: a decode question whose ACE prefix is not in lowercase, or
+/// whose Punycode holds an uppercase letter.
+fn cased_a_label(request: &Request) -> bool {
+    let Request::Decode(bytes) = request else {
+        return false;
+    };
+    label::has_ace_prefix(bytes)
+        && (!bytes.starts_with(b"xn--") || bytes.iter().any(u8::is_ascii_uppercase))
+}
+
+/// Where libidn2 2.3.3's lookup parts from the reference, each read in
+/// its source (lib/lookup.c at v2.3.3, and its NEWS); found by
+/// `punycheck --codec label --label-rules idna2008`.
+pub const DEVIATIONS: &[Deviation] = &[
+    Deviation {
+        id: "a-label-case",
+        reason: "BUG: libidn2 2.3.3's idn2_lookup_u8 recognizes an A-label by memcmp(src, \"xn--\", 4) (lib/lookup.c 141-142), so an XN-- or Xn-- label is copied out unchecked as plain ASCII (170-179), and decodes an xn-- one as written (153) where RFC 5891 section 5.3 lowercases it first, so an uppercase basic letter is DISALLOWED",
+        explains: |request, _, _| cased_a_label(request),
+    },
+    Deviation {
+        id: "contexto-on-lookup",
+        reason: "libidn2's lookup tests that a CONTEXTO code point has a rule but does not apply it (TEST_CONTEXTO_WITH_RULE, lib/lookup.c 194), as RFC 5891 section 5.4 allows on lookup; the reference applies RFC 5892's rules A.3 to A.9",
+        explains: |request, reference, got| {
+            matches!(reference, Expected::Error(_))
+                && got.is_ok()
+                && matches!(strict_refusal(request), Some(LabelError::ContextO(_)))
+        },
+    },
+    Deviation {
+        id: "hyphens-on-lookup",
+        reason: "libidn2's lookup allows a hyphen-minus first or last (its label tests, lib/lookup.c 188-198, have TEST_2HYPHEN only), as RFC 5891 section 5.4 does; the reference refuses it with CheckHyphens (the registration rule of section 4.2.3.1)",
+        explains: |request, reference, got| {
+            matches!(reference, Expected::Error(_))
+                && got.is_ok()
+                && matches!(strict_refusal(request), Some(LabelError::HyphenAtEnd))
+        },
+    },
+    Deviation {
+        id: "unicode-version",
+        reason: "libidn2 2.3.3's IDNA2008 tables are Unicode 12's (its NEWS): a code point assigned since is IDN2_UNASSIGNED there, where the reference's later data has it",
+        explains: |_, reference, got| {
+            !matches!(reference, Expected::Error(_)) && said(got, "IDN2_UNASSIGNED")
+        },
+    },
+];
+
+/// libidn2's IDNA2008 lookup on one label, selected as `libidn2`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Libidn2Label {
+    /// The profile it is judged under.
+    pub profile: LabelProfile,
+}
+
+/// Calls `f` on `label` as a C string: its answer, or the name of the
+/// IDN2 status it refused with.
+fn call(
+    f: unsafe extern "C" fn(*const c_char, *mut *mut c_char) -> c_int,
+    label: &[u8],
+) -> Result<Vec<u8>, EngineError> {
+    let label = CString::new(label)
+        .map_err(|_| EngineError::Unsupported("a NUL inside the label".into()))?;
+    let mut output: *mut c_char = std::ptr::null_mut();
+    // SAFETY: `label` is NUL-terminated; libidn2 allocates `output` on
+    // success, which is read once and freed by libidn2's own free.
+    let status = unsafe { f(label.as_ptr(), &mut output) };
+    if status != 0 {
+        // SAFETY: idn2_strerror_name returns a static string.
+        let name = unsafe { CStr::from_ptr(punycheck_idn2_error_name(status)) };
+        return Err(EngineError::Failed(name.to_string_lossy().into_owned()));
+    }
+    // SAFETY: on success `output` is a NUL-terminated string libidn2
+    // allocated.
+    let answer = unsafe { CStr::from_ptr(output) }.to_bytes().to_vec();
+    unsafe { punycheck_idn2_free(output.cast()) };
+    Ok(answer)
+}
+
+impl Engine for Libidn2Label {
+    fn name(&self) -> &str {
+        "libidn2"
+    }
+
+    fn codec(&self) -> Codec {
+        Codec::Label(self.profile)
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            deviations: DEVIATIONS,
+            ..capabilities()
+        }
+    }
+
+    fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
+        call(
+            punycheck_idn2_lookup,
+            label_text(input, case_flags)?.as_bytes(),
+        )
+    }
+
+    fn decode(&self, input: &[u8]) -> DecodeResult {
+        // Validated by lookup, then decoded lowercased (RFC 5891
+        // section 5.3 lowercases an A-label first).
+        call(punycheck_idn2_lookup, input)?;
+        let answer = call(punycheck_idn2_to_unicode, &input.to_ascii_lowercase())?;
+        let text = String::from_utf8(answer)
+            .map_err(|_| EngineError::Broken("libidn2 answered bytes that are not UTF-8".into()))?;
+        Ok(decoded(text.chars().map(u32::from).collect()))
+    }
+}

@@ -1,0 +1,184 @@
+//! The built-in implementations of the `label` codec (ToASCII and
+//! ToUnicode of one label): punycheck's reference ([`crate::label`]) and
+//! the `idna` crate's UTS #46 here; ICU's UTS #46 (`icu.rs`, feature `icu`)
+//! and libidn2's IDNA2008 lookup (`libidn2.rs`, feature `libidn2`).
+
+use crate::codec::Codec;
+use crate::engines::{
+    Capabilities, CodePointDomain, DecodeResult, Directions, EncodeResult, Engine, EngineError,
+    ErrorDetail, PunycodeInput,
+};
+use crate::label::{self, LabelProfile, LabelRules};
+use crate::punycode::{CaseFlags, Decoded, ErrorKind};
+
+/// What both take: one label a question ([`PunycodeInput::LabelLine`]),
+/// Unicode scalar values, no annotations, failures without an RFC 3492
+/// kind.
+fn capabilities() -> Capabilities {
+    Capabilities {
+        domain: CodePointDomain::UnicodeScalar,
+        annotations: false,
+        errors: ErrorDetail::FailureOnly,
+        punycode_input: PunycodeInput::LabelLine,
+        max_encode_input: None,
+        max_decode_input: None,
+        bound_answers: Default::default(),
+        directions: Directions::Both,
+        deviations: &[],
+    }
+}
+
+/// How the reference refuses a label: as an answer of the harness's
+/// vocabulary (an error), whose reason [`crate::label::LabelError`] gives
+/// where a report needs it ([`crate::harness::compare`]).
+const REFUSED: EngineError = EngineError::Rejected(Some(ErrorKind::BadInput));
+
+/// A U-label to encode as text, for a library that takes `&str`.
+fn label_text(input: &[u32], case_flags: Option<&[bool]>) -> Result<String, EngineError> {
+    if case_flags.is_some() {
+        return Err(EngineError::Unsupported("no annotation support".into()));
+    }
+    input
+        .iter()
+        .map(|&cp| char::from_u32(cp))
+        .collect::<Option<String>>()
+        .ok_or_else(|| EngineError::Unsupported("not a Unicode scalar value".into()))
+}
+
+fn decoded(code_points: Vec<u32>) -> Decoded {
+    Decoded {
+        flags: CaseFlags::unset(code_points.len()),
+        code_points,
+    }
+}
+
+/// punycheck's own A-label layer ([`crate::label`]) under one profile,
+/// selected as `label-ref`: the reference of the `label` codec.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LabelReference {
+    /// The profile it judges by.
+    pub profile: LabelProfile,
+}
+
+impl Engine for LabelReference {
+    fn name(&self) -> &str {
+        "label-ref"
+    }
+
+    fn codec(&self) -> Codec {
+        Codec::Label(self.profile)
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        capabilities()
+    }
+
+    fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
+        if case_flags.is_some() {
+            return Err(EngineError::Unsupported("no annotation support".into()));
+        }
+        label::to_ascii(self.profile, input).map_err(|_| REFUSED)
+    }
+
+    fn decode(&self, input: &[u8]) -> DecodeResult {
+        label::to_unicode(self.profile, input)
+            .map(decoded)
+            .map_err(|_| REFUSED)
+    }
+}
+
+/// The `idna` crate's UTS #46 (`idna::uts46::Uts46`) on one label,
+/// selected as `idna`, with the profile's switches mapped onto its
+/// arguments: CheckHyphens to `Hyphens::Check` or `Allow`,
+/// UseSTD3ASCIIRules to `AsciiDenyList::STD3` or `EMPTY`, VerifyDnsLength
+/// to `DnsLength::Verify` or `Ignore`. It implements UTS #46 only.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IdnaLabel {
+    /// The profile whose switches it is called with.
+    pub profile: LabelProfile,
+}
+
+impl IdnaLabel {
+    fn arguments(&self) -> (idna::uts46::AsciiDenyList, idna::uts46::Hyphens) {
+        let switches = self.profile.switches;
+        let deny = if switches.use_std3_ascii_rules {
+            idna::uts46::AsciiDenyList::STD3
+        } else {
+            idna::uts46::AsciiDenyList::EMPTY
+        };
+        let hyphens = if switches.check_hyphens {
+            idna::uts46::Hyphens::Check
+        } else {
+            idna::uts46::Hyphens::Allow
+        };
+        (deny, hyphens)
+    }
+}
+
+impl Engine for IdnaLabel {
+    fn name(&self) -> &str {
+        "idna"
+    }
+
+    fn codec(&self) -> Codec {
+        Codec::Label(self.profile)
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        capabilities()
+    }
+
+    fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
+        let text = label_text(input, case_flags)?;
+        let (deny, hyphens) = self.arguments();
+        let length = if self.profile.switches.verify_dns_length {
+            idna::uts46::DnsLength::Verify
+        } else {
+            idna::uts46::DnsLength::Ignore
+        };
+        match idna::uts46::Uts46::new().to_ascii(text.as_bytes(), deny, hyphens, length) {
+            Ok(ascii) => Ok(ascii.into_owned().into_bytes()),
+            Err(_) => Err(EngineError::Failed("idna::uts46 ToASCII: error".into())),
+        }
+    }
+
+    fn decode(&self, input: &[u8]) -> DecodeResult {
+        let (deny, hyphens) = self.arguments();
+        match idna::uts46::Uts46::new().to_unicode(input, deny, hyphens) {
+            (text, Ok(())) => Ok(decoded(text.chars().map(u32::from).collect())),
+            (_, Err(_)) => Err(EngineError::Failed("idna::uts46 ToUnicode: error".into())),
+        }
+    }
+}
+
+/// The built-ins of the `label` codec under `profile`, the reference
+/// first; the `idna` crate and ICU where the rules are UTS #46's, libidn2
+/// where they are IDNA2008's.
+pub fn builtin(profile: LabelProfile) -> Vec<Box<dyn Engine>> {
+    let mut all: Vec<Box<dyn Engine>> = vec![Box::new(LabelReference { profile })];
+    match profile.rules {
+        LabelRules::Uts46 => {
+            all.push(Box::new(IdnaLabel { profile }));
+            #[cfg(feature = "icu")]
+            all.push(Box::new(icu::IcuLabel { profile }));
+        }
+        LabelRules::Idna2008 => {
+            #[cfg(feature = "libidn2")]
+            all.push(Box::new(libidn2::Libidn2Label { profile }));
+        }
+        LabelRules::Idna2003 => {}
+    }
+    all
+}
+
+#[cfg(feature = "libidn2")]
+pub use libidn2::Libidn2Label;
+
+#[cfg(feature = "libidn2")]
+mod libidn2;
+
+#[cfg(feature = "icu")]
+pub use icu::IcuLabel;
+
+#[cfg(feature = "icu")]
+mod icu;
