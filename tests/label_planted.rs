@@ -117,3 +117,35 @@ fn each_advisory_is_reported_with_its_rule_and_a_reproducer_that_reproduces() {
         );
     }
 }
+
+/// The same questions cross the `exec:` convention: the reference behind a
+/// program started per question conforms, vectors included.
+#[test]
+fn a_label_program_through_exec_conforms() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/impls/label_exec.sh");
+    let spec = format!("exec:sh {script} {BIN}");
+    let out = punycheck(&[
+        "check",
+        "--codec",
+        "label",
+        "--impl",
+        &spec,
+        "--seed",
+        "1",
+        "--cases",
+        "60",
+        "--seconds",
+        "600",
+    ]);
+    let report = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{report}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        report.contains(" passed, 0 not asked, 0 known deviations, 0 failed"),
+        "{report}"
+    );
+}
