@@ -48,7 +48,7 @@ use crate::punycode;
 pub const ACE_PREFIX: &str = "xn--";
 
 /// The longest label the DNS carries, in octets (RFC 1034 section 3.1, and
-/// UTS #46 section 4.2 ToASCII, step 3, VerifyDnsLength).
+/// UTS #46 section 4.2, ToASCII, VerifyDnsLength).
 pub const MAX_LABEL_OCTETS: usize = 63;
 
 /// The standard a label is judged by.
@@ -137,7 +137,7 @@ pub struct Switches {
     /// lowercase letters, digits and the hyphen-minus (criterion 7).
     pub use_std3_ascii_rules: bool,
     /// VerifyDnsLength: ToASCII's answer is 1 to 63 octets long (section
-    /// 4.2, step 3). ToUnicode has no such step.
+    /// 4.2, ToASCII). ToUnicode has none.
     pub verify_dns_length: bool,
 }
 
@@ -279,7 +279,7 @@ pub enum LabelError {
     /// the numbered condition).
     Bidi(u8),
     /// The A-label is empty or longer than the DNS carries (section 4.2,
-    /// step 3).
+    /// ToASCII).
     DnsLength(usize),
 }
 
@@ -396,9 +396,7 @@ impl LabelError {
                 LabelError::Bidi(_) | LabelError::StringprepBidi(_) => {
                     "UTS #46 section 4.1, validity criterion 9, CheckBidi"
                 }
-                LabelError::DnsLength(_) => {
-                    "UTS #46 section 4.2, ToASCII, step 3, with VerifyDnsLength"
-                }
+                LabelError::DnsLength(_) => "UTS #46 section 4.2, ToASCII, with VerifyDnsLength",
             },
             LabelRules::Idna2008 => match self {
                 LabelError::NotText

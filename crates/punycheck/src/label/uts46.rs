@@ -73,7 +73,7 @@ pub fn to_ascii(switches: Switches, label: &[u32]) -> Result<Vec<u8>, LabelError
         .map(|&cp| char::from_u32(cp).ok_or(LabelError::NotScalar(cp)))
         .collect::<Result<Vec<char>, _>>()?;
     let processed = process(switches, chars.into_iter())?;
-    // Step 2: a label with a non-ASCII code point becomes xn-- and its
+    // ToASCII: a label with a non-ASCII code point becomes xn-- and its
     // Punycode; an ASCII one stays as it is.
     let ascii = if processed.iter().all(char::is_ascii) {
         processed.iter().map(|&c| c as u8).collect::<Vec<u8>>()
@@ -86,7 +86,7 @@ pub fn to_ascii(switches: Switches, label: &[u32]) -> Result<Vec<u8>, LabelError
         out.extend(punycode::encode(&code_points, None).map_err(LabelError::Punycode)?);
         out
     };
-    // Step 3: VerifyDnsLength.
+    // VerifyDnsLength.
     if switches.verify_dns_length && !(1..=MAX_LABEL_OCTETS).contains(&ascii.len()) {
         return Err(LabelError::DnsLength(ascii.len()));
     }
