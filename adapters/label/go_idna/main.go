@@ -19,7 +19,7 @@
 // Install: apt-get install golang-go golang-golang-x-net-dev
 // Build:   cd adapters/label/go_idna && GO111MODULE=off GOPATH=/usr/share/gocode \
 //
-//	GOCACHE=/work/main/adapters/build/gocache GOFLAGS= go build -o ../../build/label-go-idna .
+//	GOCACHE=../../build/gocache GOFLAGS= go build -o ../../build/label-go-idna .
 //
 // Spec:    pipe:adapters/build/label-go-idna [lookup|display]
 //

@@ -11,10 +11,10 @@
 //!
 //! ```sh
 //! cd adapters/label/rust_idna
-//! CARGO_TARGET_DIR=/work/target-adapters nice -n 10 cargo build --release --locked --features idna-0-5
-//! cp /work/target-adapters/release/punycheck-label-idna ../../build/label-idna-0.5.0
-//! CARGO_TARGET_DIR=/work/target-adapters nice -n 10 cargo build --release --locked --features idna-1-1
-//! cp /work/target-adapters/release/punycheck-label-idna ../../build/label-idna-1.1.0
+//! cargo build --release --locked --features idna-0-5
+//! cp target/release/punycheck-label-idna ../../build/label-idna-0.5.0
+//! cargo build --release --locked --features idna-1-1
+//! cp target/release/punycheck-label-idna ../../build/label-idna-1.1.0
 //! ```
 //!
 //! (both builds write the same binary name: copy each before the next).
