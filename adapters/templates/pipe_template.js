@@ -5,6 +5,13 @@
 //
 //     punycheck check --impl 'pipe:node pipe_template.js' \
 //         --domain unicode --errors failure-only --no-annotations
+//
+// For the label codec (--codec label: ToASCII and ToUnicode of one label),
+// encode() gets a U-label's code points and returns its A-label ("xn--..."),
+// and decode() gets a label (text that may hold non-ASCII) and returns the
+// U-label's code points. An API that signals failure by returning an empty
+// string (url.domainToASCII) or its input unchanged must throw Refused here:
+// such an answer is no answer. adapters/label/ has real ones.
 'use strict';
 const readline = require('node:readline');
 const punycode = require('node:punycode');
