@@ -6,13 +6,8 @@ checks CPython's own punycode codec:
     punycheck check --impl 'pipe:python3 pipe_template.py' \
         --domain unicode-with-surrogates --errors failure-only --no-annotations
 
-For the label codec (--codec label: ToASCII and ToUnicode of one label),
-encode() gets a U-label's code points and returns its A-label ("xn--..."),
-and decode() gets a label (text that may hold non-ASCII) and returns the
-U-label's code points. An API that signals failure by returning its input
-unchanged (RFC 3490's ToUnicode) or an empty string must raise Refused
-here: an answer equal to the question is no answer. adapters/label/ has
-real ones.
+With --codec label, a U-label encodes to its A-label; an API that fails by
+returning its input unchanged or "" must raise Refused (adapters/label/).
 """
 import sys
 
