@@ -52,12 +52,12 @@ fn cased_a_label(request: &Request) -> bool {
 pub const DEVIATIONS: &[Deviation] = &[
     Deviation {
         id: "a-label-case",
-        reason: "BUG: libidn2 2.3.3's idn2_lookup_u8 recognizes an A-label by memcmp(src, \"xn--\", 4) (lib/lookup.c 141-142), so an XN-- or Xn-- label is copied out unchecked as plain ASCII (170-179), and decodes an xn-- one as written (153) where RFC 5891 section 5.3 lowercases it first, so an uppercase basic letter is DISALLOWED",
+        reason: "BUG: libidn2 2.3.3's idn2_lookup_u8 recognizes an A-label by memcmp(src, \"xn--\", 4) (lib/lookup.c 141-142), so an XN-- or Xn-- label is copied out unchecked as plain ASCII (172-181), and decodes an xn-- one as written (153) where RFC 5891 section 5.3 lowercases it first, so an uppercase basic letter is DISALLOWED",
         explains: |request, _, _| cased_a_label(request),
     },
     Deviation {
         id: "contexto-on-lookup",
-        reason: "libidn2's lookup tests that a CONTEXTO code point has a rule but does not apply it (TEST_CONTEXTO_WITH_RULE, lib/lookup.c 194), as RFC 5891 section 5.4 allows on lookup; the reference applies RFC 5892's rules A.3 to A.9",
+        reason: "libidn2's lookup tests that a CONTEXTO code point has a rule but does not apply it (TEST_CONTEXTO_WITH_RULE, lib/lookup.c 196; the rule runs only when registering), as RFC 5891 section 5.4 allows on lookup; the reference applies RFC 5892's rules A.3 to A.9",
         explains: |request, reference, got| {
             matches!(reference, Expected::Error(_))
                 && got.is_ok()
@@ -66,7 +66,7 @@ pub const DEVIATIONS: &[Deviation] = &[
     },
     Deviation {
         id: "hyphens-on-lookup",
-        reason: "libidn2's lookup allows a hyphen-minus first or last (its label tests, lib/lookup.c 188-198, have TEST_2HYPHEN only), as RFC 5891 section 5.4 does; the reference refuses it with CheckHyphens (the registration rule of section 4.2.3.1)",
+        reason: "libidn2's lookup allows a hyphen-minus first or last (its label tests, lib/lookup.c 191-203, have no TEST_HYPHEN_STARTEND), as RFC 5891 section 5.4 does; the reference refuses it with CheckHyphens (the registration rule of section 4.2.3.1)",
         explains: |request, reference, got| {
             matches!(reference, Expected::Error(_))
                 && got.is_ok()
