@@ -10,30 +10,35 @@ use common::{BIN, punycheck, python, run_first_reproducer};
 
 const PLANTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/impls/planted_label.py");
 
-/// Checks the planted implementation with `bug`, with `extra` arguments:
-/// the exit status and the report.
-fn check(bug: &str, extra: &[&str]) -> (Option<i32>, String) {
-    let spec = format!("pipe:{} {PLANTED} {BIN} --bug {bug}", python());
-    // Bounded by questions; seconds is a ceiling (60 s, as a CI gate
-    // would give it).
+/// Checks the label implementation `spec`, bounded by `cases` questions
+/// (`seconds` is only a ceiling), with `extra` arguments: the exit status
+/// and the report.
+fn check_label(spec: &str, cases: &str, seconds: &str, extra: &[&str]) -> (Option<i32>, String) {
     let mut args = vec![
         "check",
         "--codec",
         "label",
         "--impl",
-        &spec,
+        spec,
         "--seed",
         "1",
         "--cases",
-        "2000",
+        cases,
         "--seconds",
-        "60",
+        seconds,
     ];
     args.extend(extra);
     let out = punycheck(&args);
     let report =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     (out.status.code(), report)
+}
+
+/// Checks the planted implementation with `bug`, with `extra` arguments:
+/// 2,000 questions, with a 60 s ceiling as a CI gate would give it.
+fn check(bug: &str, extra: &[&str]) -> (Option<i32>, String) {
+    let spec = format!("pipe:{} {PLANTED} {BIN} --bug {bug}", python());
+    check_label(&spec, "2000", "60", extra)
 }
 
 #[test]
@@ -124,26 +129,8 @@ fn each_advisory_is_reported_with_its_rule_and_a_reproducer_that_reproduces() {
 fn a_label_program_through_exec_conforms() {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/impls/label_exec.sh");
     let spec = format!("exec:sh {script} {BIN}");
-    let out = punycheck(&[
-        "check",
-        "--codec",
-        "label",
-        "--impl",
-        &spec,
-        "--seed",
-        "1",
-        "--cases",
-        "60",
-        "--seconds",
-        "600",
-    ]);
-    let report = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{report}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (status, report) = check_label(&spec, "60", "600", &[]);
+    assert_eq!(status, Some(0), "{report}");
     assert!(
         report.contains(" passed, 0 not asked, 0 known deviations, 0 failed"),
         "{report}"

@@ -121,13 +121,7 @@ impl Program {
         if !matches!(self.codec, Codec::Label(_)) {
             return convention_error(message, kinds);
         }
-        let why = message.strip_prefix("failed").unwrap_or(message);
-        let why = why.strip_prefix(':').unwrap_or(why).trim();
-        Some(if why.is_empty() {
-            EngineError::Rejected(None)
-        } else {
-            EngineError::Failed(excerpt(why))
-        })
+        Some(failed(message.strip_prefix("failed").unwrap_or(message)))
     }
 
     /// Whether its failures say their kind (not declared
@@ -205,15 +199,19 @@ pub(super) fn convention_error(message: &str, kinds: bool) -> Option<EngineError
         kind(ErrorKind::Overflow)
     } else if message.contains("input or output is too large") {
         Some(EngineError::Limit(excerpt(message)))
-    } else if let Some(rest) = message.strip_prefix("failed") {
-        let why = rest.strip_prefix(':').unwrap_or(rest).trim();
-        Some(if why.is_empty() {
-            EngineError::Rejected(None)
-        } else {
-            EngineError::Failed(excerpt(why))
-        })
     } else {
-        None
+        message.strip_prefix("failed").map(failed)
+    }
+}
+
+/// A failure in the program's words (what follows `failed`, without its
+/// colon), kept bounded; a bare one has no words.
+fn failed(words: &str) -> EngineError {
+    let why = words.strip_prefix(':').unwrap_or(words).trim();
+    if why.is_empty() {
+        EngineError::Rejected(None)
+    } else {
+        EngineError::Failed(excerpt(why))
     }
 }
 

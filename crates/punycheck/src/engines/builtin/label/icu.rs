@@ -4,7 +4,7 @@
 
 use std::os::raw::{c_char, c_int};
 
-use super::{capabilities, decoded, label_text};
+use super::{capabilities, decoded_text, label_text};
 use crate::codec::Codec;
 use crate::engines::{Capabilities, DecodeResult, Deviation, EncodeResult, Engine, EngineError};
 use crate::label::{self, LabelProfile};
@@ -162,9 +162,6 @@ impl Engine for IcuLabel {
     }
 
     fn decode(&self, input: &[u8]) -> DecodeResult {
-        let answer = self.call(false, input)?;
-        let text = String::from_utf8(answer)
-            .map_err(|_| EngineError::Broken("ICU answered bytes that are not UTF-8".into()))?;
-        Ok(decoded(text.chars().map(u32::from).collect()))
+        decoded_text(self.call(false, input)?, "ICU")
     }
 }

@@ -5,7 +5,7 @@
 use std::ffi::{CStr, CString};
 use std::os::raw::{c_char, c_int, c_void};
 
-use super::{capabilities, decoded, label_text};
+use super::{capabilities, decoded_text, label_text};
 use crate::codec::Codec;
 use crate::engines::{Capabilities, DecodeResult, Deviation, EncodeResult, Engine, EngineError};
 use crate::label::{self, LabelError, LabelProfile, LabelRules, Switches};
@@ -141,8 +141,6 @@ impl Engine for Libidn2Label {
         // section 5.3 lowercases an A-label first).
         call(punycheck_idn2_lookup, input)?;
         let answer = call(punycheck_idn2_to_unicode, &input.to_ascii_lowercase())?;
-        let text = String::from_utf8(answer)
-            .map_err(|_| EngineError::Broken("libidn2 answered bytes that are not UTF-8".into()))?;
-        Ok(decoded(text.chars().map(u32::from).collect()))
+        decoded_text(answer, "libidn2")
     }
 }

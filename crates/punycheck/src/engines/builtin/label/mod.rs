@@ -45,6 +45,15 @@ fn label_text(input: &[u32], case_flags: Option<&[bool]>) -> Result<String, Engi
         .ok_or_else(|| EngineError::Unsupported("not a Unicode scalar value".into()))
 }
 
+/// A library's UTF-8 answer as a decoding; `who` names the library for
+/// an answer that is not UTF-8.
+#[cfg(any(feature = "icu", feature = "libidn2"))]
+fn decoded_text(answer: Vec<u8>, who: &str) -> DecodeResult {
+    let text = String::from_utf8(answer)
+        .map_err(|_| EngineError::Broken(format!("{who} answered bytes that are not UTF-8")))?;
+    Ok(decoded(text.chars().map(u32::from).collect()))
+}
+
 fn decoded(code_points: Vec<u32>) -> Decoded {
     Decoded {
         flags: CaseFlags::unset(code_points.len()),
