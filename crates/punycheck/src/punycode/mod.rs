@@ -60,6 +60,7 @@ pub mod case_flags;
 mod fast;
 mod fenwick;
 mod label;
+mod ranked;
 mod simple;
 mod steps;
 mod tabled;
