@@ -65,8 +65,10 @@
 //! The budget also bounds the run: quadratic implementations on 10^6 code
 //! points take minutes. Before each long input, the time of the
 //! implementation's last measured size is extrapolated with the growth
-//! measured between its last two sizes (at least linear); when that exceeds
-//! the budget, the size is skipped with the extrapolated time.
+//! measured between its last two sizes (at least linear), doubled where
+//! that growth is superlinear (its data leaving the caches slows it
+//! further); when that exceeds the budget, the size is skipped with the
+//! extrapolated time.
 //!
 //! Implementations are called through their most direct API: the clean-room
 //! code, [`crate::c_reference`] and `idna::punycode` directly (the latter on
