@@ -309,6 +309,9 @@ const SCAN_ROUNDS: usize = 8;
 /// gathering costs as much as it saves (measured).
 const GATHER_FROM: usize = 1 << 14;
 
+// Every round of the few values may be ranked.
+const _: () = assert!(SCAN_ROUNDS <= super::ranked::MAX_RANKS);
+
 /// How many non-basic code points [`few_values`] looks at.
 const SAMPLE: usize = 64;
 

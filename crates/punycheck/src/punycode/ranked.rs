@@ -263,6 +263,42 @@ mod tests {
         }
     }
 
+    /// Ranking 16 code points at a time gives the ranks, and finds the
+    /// unknown code points, that ranking one by one does: values and code
+    /// points on both sides of 0x80 and of i32::MAX, where a signed
+    /// comparison would go wrong.
+    #[test]
+    fn ranking_by_sixteens_matches_one_by_one() {
+        let values = [0x80, 0xE4, 0x7FFF_FFFF, 0x8000_0000, u32::MAX];
+        let others = [0, 0x41, 0x7F, 0x81, 0x8000_0001, 0xFFFF_FFFE];
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        for known in [1, 3, 5] {
+            for unknown_every in [0usize, 7, 97] {
+                let input: Vec<u32> = (0..160)
+                    .map(|k| {
+                        rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                        let pick = (rng >> 33) as usize;
+                        if unknown_every > 0 && k % unknown_every == 3 {
+                            others[pick % others.len()]
+                        } else if pick.is_multiple_of(3) {
+                            others[pick % 3]
+                        } else {
+                            values[pick % known]
+                        }
+                    })
+                    .collect();
+                let mut by_sixteens = vec![PADDING; 160];
+                let mut one_by_one = vec![PADDING; 160];
+                assert_eq!(
+                    rank_sixteens(&input, &values[..known], &mut by_sixteens),
+                    rank_each(&input, &values[..known], &mut one_by_one),
+                    "{known} {unknown_every}"
+                );
+                assert_eq!(by_sixteens, one_by_one, "{known} {unknown_every}");
+            }
+        }
+    }
+
     /// Ranks and counts of a small input, derived by hand.
     #[test]
     fn ranks_and_counts() {
