@@ -367,6 +367,65 @@ fn repro_saves_a_question_as_a_vector_that_replays() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A saved label question keeps its rules and replays under them; a
+/// question under other rules, or with a switch off, is refused before it
+/// is asked.
+#[test]
+fn repro_saves_a_label_question_with_its_rules() {
+    let dir = std::env::temp_dir().join(format!("punycheck-save-label-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("label.toml");
+    let path = file.to_str().unwrap();
+    let ask = |globals: &[&str]| {
+        run(&[
+            &["--codec", "label"][..],
+            globals,
+            &[
+                "repro",
+                "--impl",
+                "label-ref",
+                "--encode=u+0062 u+00FC",
+                "--no-flags",
+            ][..],
+            &["--save", path][..],
+        ]
+        .concat())
+    };
+    let out = ask(&["--label-rules", "idna2008"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert!(saved.contains("label-rules = \"idna2008\""), "{saved}");
+    for (globals, refusal) in [
+        (
+            &[][..],
+            "holds label (idna2008 rules) cases; this question is label (uts46 rules)",
+        ),
+        (
+            &["--label-rules", "idna2008", "--check-hyphens", "false"][..],
+            "CheckHyphens=false",
+        ),
+    ] {
+        let out = ask(globals);
+        assert_eq!(out.status.code(), Some(2), "{globals:?}");
+        assert!(text(&out.stderr).contains(refusal), "{}", text(&out.stderr));
+        assert!(!text(&out.stdout).contains("question:"), "asked first");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), saved);
+    }
+    let replay = run(&[
+        "--codec",
+        "label",
+        "--label-rules",
+        "idna2008",
+        "vectors",
+        "--impl",
+        "label-ref",
+        "--file",
+        path,
+    ]);
+    assert_eq!(replay.status.code(), Some(0), "{}", text(&replay.stdout));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn encode_and_decode_lines() {
     let out = run(&["encode", "bücher", "abc", "\u{4ED6}\u{4EEC}"]);

@@ -302,6 +302,10 @@ fn prepare(
     {
         regressions::check_writable(path).map_err(|e| e.to_string())?;
     }
+    if let Some(path) = &check.save_regressions {
+        // Nor a file that cannot take this codec's cases.
+        regressions::File::open(path, codec).map_err(|e| e.to_string())?;
+    }
     let engine = engines::from_spec(spec, &declared.options(codec)?).map_err(|e| e.to_string())?;
     let seed = chosen_seed(check.seed);
     let cases: Vec<Case> = vectors::load(&check.files)

@@ -77,6 +77,11 @@ pub struct ReproSettings {
 pub fn run(settings: &ReproSettings, out: &mut Output) -> Outcome {
     let codec = settings.codec;
     let request = settings.question.request()?;
+    if let Some(save) = &settings.save {
+        // A file that cannot take this codec's cases is refused before
+        // anything is asked.
+        regressions::File::open(&save.path, codec)?;
+    }
     let engine = engines::from_spec(
         &settings.implementation.spec_or_cleanroom(),
         &settings.implementation.options(codec)?,

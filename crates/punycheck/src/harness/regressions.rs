@@ -17,6 +17,7 @@ use super::compare::reference_for;
 use super::errors::DataError;
 use super::vectors::{self, Case};
 use crate::codec::Codec;
+use crate::label::Switches;
 use crate::vocabulary::Request;
 
 /// Who computes a codec's expected values, in words.
@@ -46,6 +47,15 @@ pub fn check_writable(path: &str) -> Result<(), DataError> {
     Ok(())
 }
 
+/// What a file of `codec`'s cases holds, in words: the codec, and for the
+/// label codec its rules.
+fn file_kind(codec: Codec) -> String {
+    match codec.label_profile() {
+        Some(profile) => format!("{codec} ({} rules)", profile.rules),
+        None => codec.to_string(),
+    }
+}
+
 /// A regression file, open for appending.
 pub struct File {
     path: String,
@@ -71,17 +81,28 @@ impl File {
         let doc: DocumentMut = text
             .parse()
             .map_err(|e| DataError::invalid(path, format!("not TOML: {e}")))?;
+        if let Some(profile) = codec.label_profile()
+            && profile.switches != Switches::STRICT
+        {
+            // A vector file has no place for other switches: its label
+            // cases would replay under different ones.
+            return Err(DataError::invalid(
+                path,
+                format!(
+                    "vector files judge label cases with every switch on \
+                     (CheckHyphens, UseSTD3ASCIIRules and VerifyDnsLength), and \
+                     these questions are asked with {}: nothing is saved",
+                    profile.switches.described()
+                ),
+            ));
+        }
         let cases = vectors::parse_file(path, &text)?;
-        let file_codec = doc
-            .get("codec")
-            .and_then(Item::as_str)
-            .unwrap_or("punycode")
-            .to_string();
-        if !text.trim().is_empty() && file_codec != codec.to_string() {
+        let file_codec = vectors::file_codec(path, &text)?;
+        if !text.trim().is_empty() && file_codec != codec {
             return Err(DataError::OtherCodec {
                 path: path.to_string(),
-                holds: file_codec,
-                question: codec.to_string(),
+                holds: file_kind(file_codec),
+                question: file_kind(codec),
             });
         }
         Ok(File {
@@ -137,6 +158,12 @@ impl File {
         if self.codec != Codec::Punycode && self.doc.get("codec").is_none() {
             self.doc
                 .insert("codec", Item::Value(Value::from(self.codec.to_string())));
+            if let Some(profile) = self.codec.label_profile() {
+                self.doc.insert(
+                    "label-rules",
+                    Item::Value(Value::from(profile.rules.name())),
+                );
+            }
         }
         let cases = self
             .doc
@@ -222,6 +249,51 @@ mod tests {
             Codec::Lace
         );
         assert!(File::open(&path, Codec::Punycode).is_err());
+        let _ = std::fs::remove_file(&path);
+    }
+
+    /// A label case keeps its rules, so that it replays under them; a file
+    /// of other rules, or a question asked with switches a vector file
+    /// cannot hold, is refused.
+    #[test]
+    fn a_label_case_keeps_its_rules() {
+        use crate::label::{LabelProfile, LabelRules};
+        let path = temp("label-idna2008.toml");
+        let _ = std::fs::remove_file(&path);
+        let idna2008 =
+            Codec::Label(LabelProfile::DEFAULT.with(Some(LabelRules::Idna2008), None, None, None));
+        let mut file = File::open(&path, idna2008).unwrap();
+        let request = Request::Encode {
+            code_points: vec![0x62, 0xFC, 0x63, 0x68, 0x65, 0x72],
+            flags: None,
+        };
+        assert!(file.add("x", &request, "test").unwrap().is_some());
+        file.save().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("label-rules = \"idna2008\""), "{text}");
+        assert_eq!(
+            vectors::parse_file(&path, &text).unwrap()[0].codec,
+            idna2008
+        );
+        let uts46 = Codec::Label(LabelProfile::DEFAULT);
+        let Err(refused) = File::open(&path, uts46) else {
+            panic!("a file of IDNA2008 cases took a UTS #46 question")
+        };
+        assert_eq!(
+            refused.to_string(),
+            format!(
+                "{path} holds label (idna2008 rules) cases; this question is label (uts46 rules)"
+            )
+        );
+        assert!(File::open(&path, idna2008).is_ok());
+        let lax = Codec::Label(LabelProfile::DEFAULT.with(None, Some(false), None, None));
+        let Err(refused) = File::open(&temp("lax.toml"), lax) else {
+            panic!("a question with CheckHyphens off was taken")
+        };
+        assert!(
+            refused.to_string().contains("CheckHyphens=false"),
+            "{refused}"
+        );
         let _ = std::fs::remove_file(&path);
     }
 

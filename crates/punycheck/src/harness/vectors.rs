@@ -212,6 +212,26 @@ fn convert(file: &str, codec: Codec, raw: RawCase) -> Result<Case, String> {
 /// Parses one vector file.
 pub fn parse_file(file: &str, text: &str) -> Result<Vec<Case>, DataError> {
     let raw: RawFile = toml::from_str(text).map_err(|e| DataError::invalid(file, e))?;
+    let codec = raw_codec(file, &raw)?;
+    raw.case
+        .into_iter()
+        .map(|c| {
+            let name = c.name.clone();
+            convert(file, codec, c)
+                .map_err(|e| DataError::invalid(file, format!("case {name:?}: {e}")))
+        })
+        .collect()
+}
+
+/// The codec of one vector file's cases, with its label rules (Punycode
+/// when it names none).
+pub fn file_codec(file: &str, text: &str) -> Result<Codec, DataError> {
+    let raw: RawFile = toml::from_str(text).map_err(|e| DataError::invalid(file, e))?;
+    raw_codec(file, &raw)
+}
+
+/// The codec a file's `codec` and `label-rules` lines say.
+fn raw_codec(file: &str, raw: &RawFile) -> Result<Codec, DataError> {
     let mut codec = match raw.codec.as_deref() {
         None => Codec::Punycode,
         Some(name) => Codec::from_name(name)
@@ -230,14 +250,7 @@ pub fn parse_file(file: &str, text: &str) -> Result<Vec<Case>, DataError> {
             ));
         }
     }
-    raw.case
-        .into_iter()
-        .map(|c| {
-            let name = c.name.clone();
-            convert(file, codec, c)
-                .map_err(|e| DataError::invalid(file, format!("case {name:?}: {e}")))
-        })
-        .collect()
+    Ok(codec)
 }
 
 /// Parses several files and rejects duplicate names across them.
