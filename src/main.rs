@@ -53,9 +53,10 @@ fn repro_settings(codec: Codec, args: ReproArgs) -> ReproSettings {
     }
 }
 
-fn cost_settings(args: CostArgs) -> CostSettings {
+fn cost_settings(codec: Codec, args: CostArgs) -> CostSettings {
     let default = Bounds::default();
     CostSettings {
+        codec,
         implementation: args.implementation.implementation(),
         bounds: Bounds {
             budget: args
@@ -213,7 +214,7 @@ fn run(cli: Cli) -> ExitCode {
             commands::check::run(layer, config.as_deref(), out)
         }
         Some(Command::Repro(args)) => commands::repro::run(&repro_settings(codec, args), out),
-        Some(Command::Cost(args)) => commands::cost::run(&cost_settings(args), out),
+        Some(Command::Cost(args)) => commands::cost::run(&cost_settings(codec, args), out),
         Some(Command::List) => commands::listing::list(chosen, out),
         Some(Command::Bench(args)) => bench(args, out),
         Some(Command::RfcWrapper { args }) => commands::rfc_wrapper::run(&args),

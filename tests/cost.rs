@@ -164,3 +164,24 @@ fn the_cost_command_profiles_beside_the_yardsticks() {
         "{table}"
     );
 }
+
+/// With `--codec label`, `punycheck cost` asks long U-labels and A-labels
+/// and profiles beside the label codec's reference under the same profile;
+/// the reference itself is never slow, and every family it refuses for
+/// length is timed on (VerifyDnsLength is on by default).
+#[test]
+fn the_cost_command_profiles_labels_beside_the_label_reference() {
+    let out = Command::new(BIN)
+        .args(["--codec", "label", "cost", "--impl", "label-ref"])
+        .args(["--cost-max", "4096", "--seconds", "600"])
+        .output()
+        .unwrap();
+    let table = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{table}{}", text(&out.stderr));
+    assert!(table.contains("    label-ref    64:"), "{table}");
+    assert!(!table.contains("rfc-c"), "{table}");
+    // Refused beyond 63 octets by both, so timed to the end: 4,096 code
+    // points to encode.
+    assert!(table.contains(" 4096:"), "{table}");
+    assert!(!table.contains("refused"), "{table}");
+}

@@ -123,6 +123,31 @@ fn each_advisory_is_reported_with_its_rule_and_a_reproducer_that_reproduces() {
     }
 }
 
+/// A long label refused only after a quadratic wait (CPython's
+/// encodings.idna, python/cpython#157675; the Python idna package) is one
+/// slow cause in each direction, though every answer is right, and its
+/// reproducer exits 1. The planted wait is 10 s and more from 1,024 code
+/// points on, ten times the budget, and none below.
+#[test]
+fn a_slow_refusal_is_a_slow_cause_that_reproduces() {
+    let (status, report) = check("slow-refusal", &[]);
+    assert_eq!(status, Some(1), "{report}");
+    for direction in ["encode", "decode"] {
+        let slow =
+            format!(". {direction}: slow (implementation: answers slower than the cost budget)");
+        assert_eq!(report.matches(&slow).count(), 1, "{direction}: {report}");
+    }
+    assert!(report.contains("causes (2)"), "{report}");
+    assert!(report.contains("on the same input: label-ref "), "{report}");
+    let again = run_first_reproducer("slow-refusal", &report);
+    assert_eq!(
+        again.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&again.stdout)
+    );
+}
+
 /// The same questions cross the `exec:` convention: the reference behind a
 /// program started per question conforms, vectors included.
 #[test]

@@ -1,9 +1,10 @@
 //! `punycheck cost`: the cost probe's full profile of one implementation
-//! beside the C reference and the clean-room code: per direction and
-//! family, the time of every size, the growth per doubling and the largest
-//! size within the budget ([`punycheck::harness::cost`]), and with `--plot` as
-//! a log-log SVG. It exits 1 when the implementation has a slow answer, as
-//! `check` would report it.
+//! beside the C reference and the clean-room code (for the label codec,
+//! beside its reference): per direction and family, the time of every
+//! size, the growth per doubling and the largest size within the budget
+//! ([`punycheck::harness::cost`]), and with `--plot` as a log-log SVG. It
+//! exits 1 when the implementation has a slow answer, as `check` would
+//! report it.
 
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
@@ -12,12 +13,14 @@ use super::plot;
 use super::{Outcome, Output, Status};
 use crate::config::Implementation;
 use punycheck::codec::Codec;
-use punycheck::engines::{self, Engine};
+use punycheck::engines::{self, Engine, LabelReference};
 use punycheck::harness::cost::{self, Bounds, Probe, Series};
 
 /// `cost` as the command line gives it.
 #[derive(Clone, Debug)]
 pub struct CostSettings {
+    /// The codec asked (`--codec`, with the label codec's profile).
+    pub codec: Codec,
     /// The declaration options and `--timeout`.
     pub implementation: Implementation,
     /// `--cost-budget` and `--cost-max`.
@@ -35,13 +38,13 @@ pub fn run(settings: &CostSettings, out: &mut Output) -> Outcome {
     }
     let engine = engines::from_spec(
         &settings.implementation.spec_or_cleanroom(),
-        &settings.implementation.options(Codec::Punycode)?,
+        &settings.implementation.options(settings.codec)?,
     )?;
     let start = Instant::now();
     let total = Duration::from_secs_f64(settings.seconds);
-    // The implementation first, with half the time; the two yardsticks
-    // share the rest.
-    let profile = |engine: &dyn Engine, share: f64| {
+    // The implementation first, with half the time; the yardsticks share
+    // the rest.
+    let profile_of = |engine: &dyn Engine, share: f64| {
         let now = Instant::now();
         let left = total.saturating_sub(now - start);
         cost::probe_all(
@@ -53,9 +56,19 @@ pub fn run(settings: &CostSettings, out: &mut Output) -> Outcome {
             },
         )
     };
-    let mine = profile(engine.as_ref(), 0.5);
-    let rfc = profile(&engines::RfcC, 0.5);
-    let clean = profile(&engines::CleanRoom, 1.0);
+    let mine = profile_of(engine.as_ref(), 0.5);
+    // The yardsticks: the C reference and the clean-room code, or the label
+    // codec's reference under the same profile.
+    let yardsticks: Vec<(&str, Probe)> = match settings.codec.label_profile() {
+        Some(profile) => vec![("label-ref", profile_of(&LabelReference { profile }, 1.0))],
+        None => vec![
+            ("rfc-c", profile_of(&engines::RfcC, 0.5)),
+            ("cleanroom", profile_of(&engines::CleanRoom, 1.0)),
+        ],
+    };
+    let profiles: Vec<(&str, &Probe)> = std::iter::once((engine.name(), &mine))
+        .chain(yardsticks.iter().map(|(name, probe)| (*name, probe)))
+        .collect();
     say!(
         out,
         "punycheck cost {} (budget {} s, sizes from {} to {})",
@@ -65,14 +78,7 @@ pub fn run(settings: &CostSettings, out: &mut Output) -> Outcome {
         settings.bounds.max
     );
     for direction in [cost::Direction::Encode, cost::Direction::Decode] {
-        let rows = table(
-            direction,
-            &[
-                (engine.name(), &mine),
-                ("rfc-c", &rfc),
-                ("cleanroom", &clean),
-            ],
-        );
+        let rows = table(direction, &profiles);
         if !rows.is_empty() {
             say!(out);
             say!(out, "{} ({}):", direction.name(), cost::unit(direction));
@@ -86,11 +92,6 @@ pub fn run(settings: &CostSettings, out: &mut Output) -> Outcome {
         say!(out, "SLOW: {}", slow.detail(settings.bounds.budget));
     }
     if let Some(path) = &settings.plot {
-        let profiles = [
-            (engine.name(), &mine),
-            ("rfc-c", &rfc),
-            ("cleanroom", &clean),
-        ];
         let svg = plot::log_log_svg(
             &format!(
                 "punycheck cost {}: seconds per answer against input size",

@@ -27,7 +27,14 @@ that had it went wrong:
                  Punycode, and its only one, is taken as the delimiter of an
                  empty literal part (Xn---00XA), and the
                  label it decodes to is then checked as any other.
+  slow-refusal   CPython's encodings.idna (python/cpython#157675), the
+                 Python idna package: a label's length is checked only after
+                 a quadratic step, so a long label is refused, rightly, after
+                 a wait that grows with its length squared: 10 s at 1,024
+                 code points and more (ten times the cost probe's budget),
+                 none below.
 """
+import time
 import subprocess
 import sys
 
@@ -65,6 +72,13 @@ def main():
         question = line.rstrip(b"\n").decode("utf-8", "surrogateescape")
         verb, _, rest = question.partition(" ")
         answer = None
+        if bug == "slow-refusal":
+            if verb == "decode":
+                n = len(punycode_decode(rest[4:].lower()) or [])
+            else:
+                n = len(rest.split())
+            if n >= 1024:
+                time.sleep(10 * (n / 1024) ** 2)
         if verb == "decode":
             prefixed = rest[:4].lower() == "xn--"
             payload = rest[4:]

@@ -250,12 +250,12 @@ pub fn run(
         collector.observe(key, &request, detail, None, Some(&case.name));
     }
     let vectors_failed = !collector.is_empty();
-    // The cost probe, unless the check is already stopping. Its families
-    // are Punycode's: a label codec's probe (long A-labels to ToUnicode,
-    // the class of CVE-2022-45061) is not built yet.
+    // The cost probe, unless the check is already stopping. For the label
+    // codec it asks long A-labels to ToUnicode (the class of
+    // CVE-2022-45061) and long U-labels to ToASCII, which only a profile
+    // with VerifyDnsLength off takes.
     let stopping = process::interrupted() || (settings.fail_fast && vectors_failed);
-    let label = matches!(engine.codec(), crate::codec::Codec::Label(_));
-    let probe = settings.cost.filter(|_| !stopping && !label).map(|bounds| {
+    let probe = settings.cost.filter(|_| !stopping).map(|bounds| {
         progress(Phase::Cost, 0, None);
         let now = Instant::now();
         let found = cost::probe(

@@ -15,6 +15,12 @@
 //! budget, or when its share of the time runs out. Decoding is asked the
 //! clean-room encodings of the same code points.
 //!
+//! The label codec is probed with the same families: long U-labels to
+//! ToASCII, and long A-labels (`xn--` and the encoding) to ToUnicode, the
+//! class of CVE-2022-45061. Where its reference refuses a label too (too
+//! long for DNS, or a disallowed code point), the implementation's refusal
+//! does not end the family: how long refusing took is the finding.
+//!
 //! Honest under load: a fast answer is asked again and its median taken;
 //! growth is read from the ratio between successive sizes of one family
 //! (a busy machine moves the constant, not the exponent); and an answer
@@ -26,7 +32,8 @@ use std::time::{Duration, Instant};
 
 use super::causes::{self, Cause, Confirmation, Key, Kind};
 use super::compare::{Request, ask, is_refusal};
-use crate::engines::{self, Engine, EngineError};
+use crate::codec::Codec;
+use crate::engines::{self, Engine, EngineError, LabelReference};
 use crate::vocabulary::Expected;
 
 /// The smallest size asked.
@@ -176,10 +183,19 @@ impl Direction {
     }
 }
 
-/// The question of `family` at size `n` in `direction`, and its size as a
-/// limit counts it (code points to encode, bytes to decode). `None` when
-/// the clean-room code cannot encode it (no decoding to ask).
-pub fn question(family: Family, direction: Direction, n: usize) -> Option<(Request, usize)> {
+/// The question of `family` at size `n` in `direction` for `codec`, and its
+/// size as a limit counts it (code points to encode, bytes to decode).
+/// Decoding asks the clean-room encoding of the code points, behind the ACE
+/// prefix `xn--` for the label codec (ToUnicode of a long A-label, the
+/// class of CVE-2022-45061); encoding asks the code points (for the label
+/// codec, ToASCII of a long U-label). `None` when the clean-room code
+/// cannot encode them (no decoding to ask).
+pub fn question(
+    codec: Codec,
+    family: Family,
+    direction: Direction,
+    n: usize,
+) -> Option<(Request, usize)> {
     let code_points = family.code_points(n);
     match direction {
         Direction::Encode => Some((
@@ -190,7 +206,10 @@ pub fn question(family: Family, direction: Direction, n: usize) -> Option<(Reque
             n,
         )),
         Direction::Decode => {
-            let encoded = crate::punycode::encode(&code_points, None).ok()?;
+            let mut encoded = crate::punycode::encode(&code_points, None).ok()?;
+            if codec.label_profile().is_some() {
+                encoded.splice(0..0, *b"xn--");
+            }
             let len = encoded.len();
             Some((Request::Decode(encoded), len))
         }
@@ -510,7 +529,7 @@ pub fn measure(
             series.end = End::OutOfTime;
             break;
         }
-        let Some((request, size)) = question(family, direction, n) else {
+        let Some((request, size)) = question(engine.codec(), family, direction, n) else {
             break;
         };
         if size > settings.max {
@@ -540,7 +559,7 @@ pub fn measure(
                         Timing::Over(again) => again,
                         _ => return (series, None),
                     };
-                    let yardsticks = yardsticks(&request);
+                    let yardsticks = yardsticks(engine.codec(), &request);
                     let slow = Slow {
                         series: series.clone(),
                         request,
@@ -553,7 +572,7 @@ pub fn measure(
                 }
                 Timing::Within(first, answer) => (first, answer),
             };
-        if is_refusal(&answer) {
+        if is_refusal(&answer) && !reference_refuses(engine.codec(), &request) {
             series.end = End::Refused(size);
             break;
         }
@@ -564,21 +583,42 @@ pub fn measure(
     (series, None)
 }
 
+/// Whether the label codec's reference refuses `request` too (a label too
+/// long for DNS, or one holding a disallowed code point): then the
+/// implementation's refusal is no limit of its own, and how long it took
+/// to refuse is what the probe measures, size after size (CPython's
+/// encodings.idna checks a label's length only after its quadratic
+/// Punycode encoder). Never for Punycode, whose families no reference
+/// refuses below 2^16 code points, and whose C reference is quadratic.
+fn reference_refuses(codec: Codec, request: &Request) -> bool {
+    codec
+        .label_profile()
+        .is_some_and(|profile| is_refusal(&ask(&LabelReference { profile }, request)))
+}
+
 /// The longest input the C reference is timed on as a yardstick: RFC 3492's
 /// algorithm is quadratic, and takes seconds beyond it.
 const RFC_C_YARDSTICK_MAX: usize = 16_384;
 
-/// The C reference's and the clean-room code's times on `request` (the C
-/// reference's only up to [`RFC_C_YARDSTICK_MAX`]).
-pub fn yardsticks(request: &Request) -> Vec<(&'static str, f64)> {
+/// The yardsticks' times on `request` of `codec`: for Punycode, the C
+/// reference's (only up to [`RFC_C_YARDSTICK_MAX`]) and the clean-room
+/// code's; for the label codec, its reference's under the same profile.
+pub fn yardsticks(codec: Codec, request: &Request) -> Vec<(&'static str, f64)> {
     let len = match request {
         Request::Encode { code_points, .. } => code_points.len(),
         Request::Decode(bytes) => bytes.len(),
     };
-    let refs: [(&'static str, &dyn Engine); 2] = [
-        ("rfc-c", &engines::RfcC),
-        ("cleanroom", &engines::CleanRoom),
-    ];
+    let label_ref;
+    let refs: Vec<(&'static str, &dyn Engine)> = match codec.label_profile() {
+        Some(profile) => {
+            label_ref = LabelReference { profile };
+            vec![("label-ref", &label_ref)]
+        }
+        None => vec![
+            ("rfc-c", &engines::RfcC),
+            ("cleanroom", &engines::CleanRoom),
+        ],
+    };
     refs.into_iter()
         .filter(|(name, _)| *name != "rfc-c" || len <= RFC_C_YARDSTICK_MAX)
         .map(|(name, engine)| {
@@ -685,6 +725,46 @@ mod tests {
         // Too fast to say: no growth.
         assert_eq!(series(&[(64, 0.0001), (128, 0.0002)]).growth(), None);
         assert_eq!(quadratic.largest_within(), Some(2048));
+    }
+
+    /// The label reference, with VerifyDnsLength off so that long labels
+    /// are processed, is no slower than its Punycode: no family is slow,
+    /// each ends at the default size or at the first label it refuses,
+    /// and decoding asks A-labels.
+    #[test]
+    fn the_label_reference_is_never_slow() {
+        use crate::label::LabelProfile;
+        let profile = LabelProfile::DEFAULT.with(None, None, None, Some(false));
+        let reference = LabelReference { profile };
+        let found = probe_all(
+            &reference,
+            &Settings {
+                budget: DEFAULT_BUDGET * 10,
+                max: DEFAULT_MAX,
+                until: Instant::now() + Duration::from_secs(3600),
+            },
+        );
+        assert!(found.slow.is_empty(), "{:?}", found.slow);
+        assert_eq!(found.series.len(), 2 * Family::ALL.len());
+        for series in &found.series {
+            assert!(
+                matches!(series.end, End::Max | End::Refused(_)),
+                "{series:?}"
+            );
+        }
+        // CJK ideographs are valid in a label: long ones are answered.
+        let ascending = found
+            .series
+            .iter()
+            .find(|s| s.family == Family::DistinctAscending && s.direction == Direction::Decode)
+            .unwrap();
+        assert!(
+            ascending.largest_within().unwrap() > 10_000,
+            "{ascending:?}"
+        );
+        let (request, _) =
+            question(reference.codec(), Family::OneRun, Direction::Decode, 64).unwrap();
+        assert!(matches!(request, Request::Decode(bytes) if bytes.starts_with(b"xn--")));
     }
 
     /// The clean-room code is O(n log n): no family is slow at the
