@@ -59,8 +59,12 @@ fn the_export_validates_and_every_test_is_the_references_answer() {
     let mut seen = 0;
     for group in doc["testGroups"].as_array().unwrap() {
         let mut codec = Codec::from_name(group["codec"].as_str().unwrap()).unwrap();
-        if let (Codec::Label(profile), Some(rules)) = (&mut codec, group.get("labelRules")) {
-            profile.rules = LabelRules::from_name(rules.as_str().unwrap()).unwrap();
+        if let Codec::Label(profile) = &mut codec {
+            profile.rules = LabelRules::from_name(group["labelRules"].as_str().unwrap()).unwrap();
+            let switch = |key: &str| group[key].as_bool().unwrap();
+            profile.switches.check_hyphens = switch("checkHyphens");
+            profile.switches.use_std3_ascii_rules = switch("useStd3AsciiRules");
+            profile.switches.verify_dns_length = switch("verifyDnsLength");
         }
         for test in group["tests"].as_array().unwrap() {
             seen += 1;

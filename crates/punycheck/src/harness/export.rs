@@ -66,11 +66,18 @@ pub struct Group {
     pub kind: String,
     /// The codec, as `--codec` names it.
     pub codec: &'static str,
-    /// For the `label` codec: the rules (`uts46`, `idna2008`), every
-    /// switch of UTS #46 on (CheckHyphens, UseSTD3ASCIIRules,
-    /// VerifyDnsLength).
+    /// For the `label` codec: the rules (`uts46`, `idna2008`, `idna2003`).
     #[serde(rename = "labelRules", skip_serializing_if = "Option::is_none")]
     pub label_rules: Option<&'static str>,
+    /// For the `label` codec: CheckHyphens.
+    #[serde(rename = "checkHyphens", skip_serializing_if = "Option::is_none")]
+    pub check_hyphens: Option<bool>,
+    /// For the `label` codec: UseSTD3ASCIIRules.
+    #[serde(rename = "useStd3AsciiRules", skip_serializing_if = "Option::is_none")]
+    pub use_std3_ascii_rules: Option<bool>,
+    /// For the `label` codec: VerifyDnsLength.
+    #[serde(rename = "verifyDnsLength", skip_serializing_if = "Option::is_none")]
+    pub verify_dns_length: Option<bool>,
     /// `encode` or `decode`.
     pub direction: &'static str,
     /// The vector file the cases come from.
@@ -378,6 +385,15 @@ pub fn document(cases: &[Case]) -> Document {
                     ),
                     codec: case.codec.name(),
                     label_rules: case.codec.label_profile().map(|p| p.rules.name()),
+                    check_hyphens: case.codec.label_profile().map(|p| p.switches.check_hyphens),
+                    use_std3_ascii_rules: case
+                        .codec
+                        .label_profile()
+                        .map(|p| p.switches.use_std3_ascii_rules),
+                    verify_dns_length: case
+                        .codec
+                        .label_profile()
+                        .map(|p| p.switches.verify_dns_length),
                     direction,
                     source: case.file.clone(),
                     tests: Vec::new(),
@@ -454,5 +470,27 @@ mod tests {
         for result in ["valid", "invalid", "acceptable"] {
             assert!(tests.iter().any(|t| t.result == result), "{result}");
         }
+    }
+
+    /// A label file's rules and switches go into its group, so that a
+    /// reader asks its tests under the same profile.
+    #[test]
+    fn a_label_group_says_its_rules_and_switches() {
+        let text = "codec = \"label\"\nlabel-rules = \"idna2008\"\nverify-dns-length = false\n\n\
+                    [[case]]\nname = \"x\"\nop = \"decode\"\ninput = \"xn--bcher-kva\"\n\
+                    output = \"u+0062 u+00FC u+0063 u+0068 u+0065 u+0072\"\nprovenance = \"test\"\n";
+        let cases = vectors::parse_file("x.toml", text).unwrap();
+        let json = serde_json::to_value(document(&cases)).unwrap();
+        let group = &json["testGroups"][0];
+        assert_eq!(group["labelRules"], "idna2008");
+        assert_eq!(group["checkHyphens"], true);
+        assert_eq!(group["useStd3AsciiRules"], true);
+        assert_eq!(group["verifyDnsLength"], false);
+        // Other codecs' groups have none of these.
+        let punycode = document(&vectors::builtin().unwrap());
+        let json = serde_json::to_value(punycode).unwrap();
+        let first = &json["testGroups"][0];
+        assert_eq!(first["codec"], "punycode");
+        assert!(first.get("checkHyphens").is_none() && first.get("labelRules").is_none());
     }
 }

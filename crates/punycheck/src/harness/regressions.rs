@@ -17,7 +17,6 @@ use super::compare::reference_for;
 use super::errors::DataError;
 use super::vectors::{self, Case};
 use crate::codec::Codec;
-use crate::label::Switches;
 use crate::vocabulary::Request;
 
 /// Who computes a codec's expected values, in words.
@@ -48,10 +47,10 @@ pub fn check_writable(path: &str) -> Result<(), DataError> {
 }
 
 /// What a file of `codec`'s cases holds, in words: the codec, and for the
-/// label codec its rules.
+/// label codec its profile.
 fn file_kind(codec: Codec) -> String {
     match codec.label_profile() {
-        Some(profile) => format!("{codec} ({} rules)", profile.rules),
+        Some(profile) => format!("{codec} [{profile}]"),
         None => codec.to_string(),
     }
 }
@@ -81,21 +80,6 @@ impl File {
         let doc: DocumentMut = text
             .parse()
             .map_err(|e| DataError::invalid(path, format!("not TOML: {e}")))?;
-        if let Some(profile) = codec.label_profile()
-            && profile.switches != Switches::STRICT
-        {
-            // A vector file has no place for other switches: its label
-            // cases would replay under different ones.
-            return Err(DataError::invalid(
-                path,
-                format!(
-                    "vector files judge label cases with every switch on \
-                     (CheckHyphens, UseSTD3ASCIIRules and VerifyDnsLength), and \
-                     these questions are asked with {}: nothing is saved",
-                    profile.switches.described()
-                ),
-            ));
-        }
         let cases = vectors::parse_file(path, &text)?;
         let file_codec = vectors::file_codec(path, &text)?;
         if !text.trim().is_empty() && file_codec != codec {
@@ -163,6 +147,17 @@ impl File {
                     "label-rules",
                     Item::Value(Value::from(profile.rules.name())),
                 );
+                // The switches that are off (each is on by default).
+                let switches = profile.switches;
+                for (key, on) in [
+                    ("check-hyphens", switches.check_hyphens),
+                    ("std3-rules", switches.use_std3_ascii_rules),
+                    ("verify-dns-length", switches.verify_dns_length),
+                ] {
+                    if !on {
+                        self.doc.insert(key, Item::Value(Value::from(false)));
+                    }
+                }
             }
         }
         let cases = self
@@ -252,9 +247,8 @@ mod tests {
         let _ = std::fs::remove_file(&path);
     }
 
-    /// A label case keeps its rules, so that it replays under them; a file
-    /// of other rules, or a question asked with switches a vector file
-    /// cannot hold, is refused.
+    /// A label case keeps its rules and switches, so that it replays under
+    /// them; a file of another profile is refused.
     #[test]
     fn a_label_case_keeps_its_rules() {
         use crate::label::{LabelProfile, LabelRules};
@@ -282,19 +276,28 @@ mod tests {
         assert_eq!(
             refused.to_string(),
             format!(
-                "{path} holds label (idna2008 rules) cases; this question is label (uts46 rules)"
+                "{path} holds label [{}] cases; this question is label [{}]",
+                LabelProfile::DEFAULT.with(Some(LabelRules::Idna2008), None, None, None),
+                LabelProfile::DEFAULT
             )
         );
         assert!(File::open(&path, idna2008).is_ok());
-        let lax = Codec::Label(LabelProfile::DEFAULT.with(None, Some(false), None, None));
-        let Err(refused) = File::open(&temp("lax.toml"), lax) else {
-            panic!("a question with CheckHyphens off was taken")
-        };
-        assert!(
-            refused.to_string().contains("CheckHyphens=false"),
-            "{refused}"
-        );
         let _ = std::fs::remove_file(&path);
+        // The URL Standard's switches, all off, are written and read back.
+        let url =
+            Codec::Label(LabelProfile::DEFAULT.with(None, Some(false), Some(false), Some(false)));
+        let lax = temp("label-url.toml");
+        let _ = std::fs::remove_file(&lax);
+        let mut file = File::open(&lax, url).unwrap();
+        assert!(file.add("x", &request, "test").unwrap().is_some());
+        file.save().unwrap();
+        let text = std::fs::read_to_string(&lax).unwrap();
+        for key in ["check-hyphens", "std3-rules", "verify-dns-length"] {
+            assert!(text.contains(&format!("{key} = false")), "{text}");
+        }
+        assert_eq!(vectors::parse_file(&lax, &text).unwrap()[0].codec, url);
+        assert!(File::open(&lax, uts46).is_err());
+        let _ = std::fs::remove_file(&lax);
     }
 
     #[test]

@@ -102,8 +102,14 @@ struct RawCase {
 struct RawFile {
     codec: Option<String>,
     /// For `codec = "label"`: the rules its cases are judged by (UTS #46
-    /// by default), every switch on.
+    /// by default).
     label_rules: Option<String>,
+    /// For `codec = "label"`: CheckHyphens (on by default).
+    check_hyphens: Option<bool>,
+    /// For `codec = "label"`: UseSTD3ASCIIRules (on by default).
+    std3_rules: Option<bool>,
+    /// For `codec = "label"`: VerifyDnsLength (on by default).
+    verify_dns_length: Option<bool>,
     #[serde(default)]
     case: Vec<RawCase>,
 }
@@ -223,34 +229,45 @@ pub fn parse_file(file: &str, text: &str) -> Result<Vec<Case>, DataError> {
         .collect()
 }
 
-/// The codec of one vector file's cases, with its label rules (Punycode
-/// when it names none).
+/// The codec of one vector file's cases, with the label codec's rules and
+/// switches (Punycode when it names none).
 pub fn file_codec(file: &str, text: &str) -> Result<Codec, DataError> {
     let raw: RawFile = toml::from_str(text).map_err(|e| DataError::invalid(file, e))?;
     raw_codec(file, &raw)
 }
 
-/// The codec a file's `codec` and `label-rules` lines say.
+/// The codec a file's `codec` line says, with the profile its
+/// `label-rules`, `check-hyphens`, `std3-rules` and `verify-dns-length`
+/// lines give the label codec (UTS #46, every switch on, by default).
 fn raw_codec(file: &str, raw: &RawFile) -> Result<Codec, DataError> {
-    let mut codec = match raw.codec.as_deref() {
+    let codec = match raw.codec.as_deref() {
         None => Codec::Punycode,
         Some(name) => Codec::from_name(name)
             .ok_or_else(|| DataError::invalid(file, format!("unknown codec {name:?}")))?,
     };
-    match (&mut codec, raw.label_rules.as_deref()) {
-        (_, None) => {}
-        (Codec::Label(profile), Some(name)) => {
-            profile.rules = crate::label::LabelRules::from_name(name)
-                .ok_or_else(|| DataError::invalid(file, format!("unknown label-rules {name:?}")))?;
-        }
-        (_, Some(_)) => {
+    let switches = [raw.check_hyphens, raw.std3_rules, raw.verify_dns_length];
+    let Codec::Label(profile) = codec else {
+        if raw.label_rules.is_some() || switches.iter().any(Option::is_some) {
             return Err(DataError::invalid(
                 file,
-                "label-rules is for codec = \"label\"",
+                "label-rules, check-hyphens, std3-rules and verify-dns-length are for codec = \"label\"",
             ));
         }
-    }
-    Ok(codec)
+        return Ok(codec);
+    };
+    let rules = match raw.label_rules.as_deref() {
+        None => None,
+        Some(name) => Some(
+            crate::label::LabelRules::from_name(name)
+                .ok_or_else(|| DataError::invalid(file, format!("unknown label-rules {name:?}")))?,
+        ),
+    };
+    Ok(Codec::Label(profile.with(
+        rules,
+        raw.check_hyphens,
+        raw.std3_rules,
+        raw.verify_dns_length,
+    )))
 }
 
 /// Parses several files and rejects duplicate names across them.
@@ -388,6 +405,14 @@ provenance = "test"
                     "overflow_check = \"decode_digit\"\nprovenance",
                 ),
                 "overflow_check",
+            ),
+            (
+                format!("check-hyphens = false\n{ONE}"),
+                "are for codec = \"label\"",
+            ),
+            (
+                format!("codec = \"label\"\nlabel-rules = \"idna2009\"\n{ONE}"),
+                "unknown label-rules",
             ),
         ] {
             let err = parse_file("f.toml", &text).unwrap_err();
