@@ -185,3 +185,35 @@ fn the_cost_command_profiles_labels_beside_the_label_reference() {
     assert!(table.contains(" 4096:"), "{table}");
     assert!(!table.contains("refused"), "{table}");
 }
+
+/// The probe's families are Punycode's and the label codec's: a check of
+/// another codec has no cost lines, and `cost` refuses it with a reason.
+#[test]
+fn other_codecs_are_not_probed() {
+    let out = Command::new(BIN)
+        .args([
+            "--codec",
+            "lace",
+            "check",
+            "--impl",
+            "cleanroom",
+            "--cases",
+            "20",
+        ])
+        .args(["--seed", "1", "--seconds", "600"])
+        .output()
+        .unwrap();
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{report}");
+    assert!(!report.contains("cost ("), "{report}");
+    let out = Command::new(BIN)
+        .args(["--codec", "lace", "cost", "--impl", "cleanroom"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("the cost probe asks Punycode and the label codec, not lace"),
+        "{}",
+        text(&out.stderr)
+    );
+}

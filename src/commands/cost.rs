@@ -36,6 +36,13 @@ pub fn run(settings: &CostSettings, out: &mut Output) -> Outcome {
     if let Some(path) = &settings.plot {
         punycheck::harness::regressions::check_writable(path)?;
     }
+    if !cost::probes(settings.codec) {
+        return Err(format!(
+            "the cost probe asks Punycode and the label codec, not {}",
+            settings.codec
+        )
+        .into());
+    }
     let engine = engines::from_spec(
         &settings.implementation.spec_or_cleanroom(),
         &settings.implementation.options(settings.codec)?,

@@ -252,10 +252,11 @@ pub fn run(
     let vectors_failed = !collector.is_empty();
     // The cost probe, unless the check is already stopping. For the label
     // codec it asks long A-labels to ToUnicode (the class of
-    // CVE-2022-45061) and long U-labels to ToASCII, which only a profile
-    // with VerifyDnsLength off takes.
+    // CVE-2022-45061) and long U-labels to ToASCII. Its families are
+    // Punycode's: the seed documents' other codecs are not probed.
     let stopping = process::interrupted() || (settings.fail_fast && vectors_failed);
-    let probe = settings.cost.filter(|_| !stopping).map(|bounds| {
+    let probed = cost::probes(engine.codec());
+    let probe = settings.cost.filter(|_| !stopping && probed).map(|bounds| {
         progress(Phase::Cost, 0, None);
         let now = Instant::now();
         let found = cost::probe(

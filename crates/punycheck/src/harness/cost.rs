@@ -183,6 +183,13 @@ impl Direction {
     }
 }
 
+/// Whether the probe asks `codec`: Punycode, and the label codec (long
+/// labels); its families and yardsticks are not those of the seed
+/// documents' other codecs (AMC-ACE-Z, LACE, UTF-8).
+pub fn probes(codec: Codec) -> bool {
+    matches!(codec, Codec::Punycode | Codec::Label(_))
+}
+
 /// The question of `family` at size `n` in `direction` for `codec`, and its
 /// size as a limit counts it (code points to encode, bytes to decode).
 /// Decoding asks the clean-room encoding of the code points, behind the ACE
