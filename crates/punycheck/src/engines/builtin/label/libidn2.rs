@@ -31,6 +31,20 @@ fn strict_refusal(request: &Request) -> Option<LabelError> {
     }
 }
 
+/// Whether libidn2 answered what the reference refused, where the strict
+/// IDNA2008 profile refuses it by a rule that `rule` picks: one that
+/// libidn2's lookup leaves out.
+fn accepts_despite(
+    request: &Request,
+    reference: &Expected,
+    got: &Result<Expected, EngineError>,
+    rule: fn(&LabelError) -> bool,
+) -> bool {
+    matches!(reference, Expected::Error(_))
+        && got.is_ok()
+        && strict_refusal(request).is_some_and(|refusal| rule(&refusal))
+}
+
 fn said(got: &Result<Expected, EngineError>, name: &str) -> bool {
     matches!(got, Err(EngineError::Failed(why)) if why == name)
 }
@@ -59,18 +73,18 @@ pub const DEVIATIONS: &[Deviation] = &[
         id: "contexto-on-lookup",
         reason: "libidn2's lookup tests that a CONTEXTO code point has a rule but does not apply it (TEST_CONTEXTO_WITH_RULE, lib/lookup.c 196; the rule runs only when registering), as RFC 5891 section 5.4 allows on lookup; the reference applies RFC 5892's rules A.3 to A.9",
         explains: |request, reference, got| {
-            matches!(reference, Expected::Error(_))
-                && got.is_ok()
-                && matches!(strict_refusal(request), Some(LabelError::ContextO(_)))
+            accepts_despite(request, reference, got, |rule| {
+                matches!(rule, LabelError::ContextO(_))
+            })
         },
     },
     Deviation {
         id: "hyphens-on-lookup",
         reason: "libidn2's lookup allows a hyphen-minus first or last (its label tests, lib/lookup.c 191-203, have no TEST_HYPHEN_STARTEND), as RFC 5891 section 5.4 does; the reference refuses it with CheckHyphens (the registration rule of section 4.2.3.1)",
         explains: |request, reference, got| {
-            matches!(reference, Expected::Error(_))
-                && got.is_ok()
-                && matches!(strict_refusal(request), Some(LabelError::HyphenAtEnd))
+            accepts_despite(request, reference, got, |rule| {
+                matches!(rule, LabelError::HyphenAtEnd)
+            })
         },
     },
     Deviation {
