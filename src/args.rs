@@ -128,8 +128,8 @@ pub(crate) struct DeclArgs {
     #[arg(long, value_name = "N")]
     pub(crate) max_decode: Option<usize>,
     /// Seconds one question may take (default 5): an exec: program, pipe:
-    /// answer or so: call that takes longer is asked once more with four
-    /// times as long before it counts as a hang; a built-in's answer to
+    /// answer or so: call that takes longer is asked once more, with the
+    /// same limit, before it counts as a hang; a built-in's answer to
     /// encode or decode is abandoned.
     #[arg(long, value_name = "SECONDS", value_parser = config::parse_timeout, allow_negative_numbers = true)]
     pub(crate) timeout: Option<f64>,
@@ -138,6 +138,11 @@ pub(crate) struct DeclArgs {
     /// core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub(crate) jobs: Option<u16>,
+    /// Megabytes of resident memory each process of the implementation
+    /// may hold (default 2048, as libFuzzer's -rss_limit_mb; 0: none): one
+    /// that holds more is killed, a `memory` cause.
+    #[arg(long, value_name = "MB")]
+    pub(crate) memory_limit: Option<u64>,
 }
 
 impl DeclArgs {
@@ -160,6 +165,7 @@ impl DeclArgs {
             max_decode: self.max_decode,
             timeout: self.timeout,
             jobs: self.jobs.map(usize::from),
+            memory_limit: self.memory_limit,
         }
     }
 }
@@ -374,17 +380,36 @@ pub(crate) struct ReproArgs {
     #[arg(long, group = "question")]
     pub(crate) encode: Option<String>,
     /// Encode without case flags.
-    #[arg(long, requires = "encode")]
+    #[arg(long)]
     pub(crate) no_flags: bool,
     /// Also check the round-trip and uniqueness properties that start from
     /// this question (as check does), and exit 1 if one breaks.
     #[arg(long)]
     pub(crate) properties: bool,
-    /// Time the answer instead of judging it: asked twice, each cut at
-    /// twice SECONDS; exits 1 while both are slower (the reproducer of a
-    /// `slow` cause).
+    /// Judge the CPU time instead of the answer, with this budget (the
+    /// reproducer of a `slow` cause): for a family at a size (`--encode
+    /// 'distinct-shuffled:16384'`, `--decode-of ...`), by the cost probe's
+    /// rule (sizes doubling up to it, the time at the declared limit or
+    /// --cost-max extrapolated, slow from 3 times the budget when growing
+    /// faster than linear); any other question asked twice, slow from 3
+    /// times the budget. Exits 1 while slow.
     #[arg(long, value_name = "SECONDS", value_parser = config::parse_timeout, allow_negative_numbers = true, conflicts_with = "properties")]
     pub(crate) slower_than: Option<f64>,
+    /// With --slower-than: the longest input where the implementation
+    /// declares no limit (default 65536).
+    #[arg(long, value_name = "N", requires = "slower_than", value_parser = clap::value_parser!(u64).range(cost::FIRST_SIZE as u64..=cost::LARGEST_MAX as u64))]
+    pub(crate) cost_max: Option<u64>,
+    /// A file holding the code points to encode, as --encode takes them
+    /// (a question too long for a report's line).
+    #[arg(long, group = "question", value_name = "FILE")]
+    pub(crate) encode_file: Option<String>,
+    /// A file holding the bytes to decode, as they are.
+    #[arg(long, group = "question", value_name = "FILE")]
+    pub(crate) decode_file: Option<String>,
+    /// Code points (as --encode takes them, `FAMILY:N` included) whose
+    /// clean-room Punycode is decoded (behind xn-- for the label codec).
+    #[arg(long, group = "question")]
+    pub(crate) decode_of: Option<String>,
     /// Punycode text to decode.
     #[arg(long, group = "question")]
     pub(crate) decode: Option<String>,

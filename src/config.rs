@@ -32,6 +32,7 @@
 //! max-encode = 1000           # as --max-encode (code points)
 //! max-decode = 2000           # as --max-decode (bytes)
 //! timeout = 5.0               # as --timeout (seconds per question)
+//! memory-limit = 2048         # as --memory-limit (MB per process; 0: none)
 //! jobs = 2                    # as --jobs (exec:/pipe: processes at once)
 //!
 //! [check]
@@ -112,6 +113,9 @@ pub struct Implementation {
     /// `--jobs`: how many questions an `exec:` or `pipe:` program is asked
     /// at once; its default when not given.
     pub jobs: Option<usize>,
+    /// `--memory-limit`: megabytes of resident memory each process of the
+    /// implementation may hold (0: no limit); 2,048 when not given.
+    pub memory_limit: Option<u64>,
 }
 
 /// `[check]`: how `check` runs and what it writes.
@@ -217,6 +221,7 @@ impl Implementation {
             max_decode: self.max_decode.or(lower.max_decode),
             timeout: self.timeout.or(lower.timeout),
             jobs: self.jobs.or(lower.jobs),
+            memory_limit: self.memory_limit.or(lower.memory_limit),
         }
     }
 
@@ -245,8 +250,16 @@ impl Implementation {
             .map_err(|e| format!("--timeout {e}"))
     }
 
-    /// What `engines::from_spec` needs for `codec`.
+    /// What `engines::from_spec` needs for `codec`. Sets the memory limit
+    /// of every process started from now on (`--memory-limit`), which is
+    /// the process module's, not one engine's.
     pub fn options(&self, codec: Codec) -> Result<SpecOptions, String> {
+        let megabytes = self
+            .memory_limit
+            .unwrap_or(punycheck::engines::process::DEFAULT_MEMORY_LIMIT >> 20);
+        punycheck::engines::process::set_memory_limit(
+            (megabytes > 0).then(|| megabytes.saturating_mul(1 << 20)),
+        );
         Ok(SpecOptions {
             codec,
             declaration: self.declaration(),
@@ -265,6 +278,10 @@ impl Implementation {
         let mut out = self.declaration().options();
         if let Some(timeout) = self.timeout.filter(|&t| t != DEFAULT_TIMEOUT) {
             out += &format!(" --timeout {timeout}");
+        }
+        let default = punycheck::engines::process::DEFAULT_MEMORY_LIMIT >> 20;
+        if let Some(megabytes) = self.memory_limit.filter(|&m| m != default) {
+            out += &format!(" --memory-limit {megabytes}");
         }
         out
     }

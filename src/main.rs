@@ -42,9 +42,13 @@ fn repro_settings(codec: Codec, args: ReproArgs) -> ReproSettings {
             no_flags: args.no_flags,
             decode: args.decode,
             decode_hex: args.decode_hex,
+            decode_of: args.decode_of,
+            encode_file: args.encode_file,
+            decode_file: args.decode_file,
         },
         properties: args.properties,
         slower_than: args.slower_than,
+        cost_max: args.cost_max.map(|n| n as usize),
         save: args.save.map(|path| Save {
             path,
             name: args.name,

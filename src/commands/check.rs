@@ -142,6 +142,8 @@ pub fn run(command_line: Config, config: Option<&str>, out: &mut Output) -> Outc
         },
     );
     progress.finish();
+    let mut report = report;
+    write_long_inputs(&mut report, &reports)?;
     if let Some(path) = &settings.check.save_regressions {
         save_regressions(setup.codec, path, &report)?;
     }
@@ -162,6 +164,27 @@ pub fn run(command_line: Config, config: Option<&str>, out: &mut Output) -> Outc
         Err(e) => return Err(e),
     }
     Ok(report.status())
+}
+
+/// Writes each question too long for a `reproduce:` line to a file beside
+/// the report (the folder of the first report file, else the working
+/// directory), which the line then names.
+fn write_long_inputs(
+    report: &mut punycheck::harness::report::CheckReport,
+    reports: &Reports,
+) -> Result<(), Stop> {
+    let folder = reports
+        .files()
+        .next()
+        .and_then(|(path, _)| Path::new(path).parent().map(Path::to_path_buf))
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or_else(|| ".".into());
+    report.long_inputs = Some(folder);
+    for (path, content) in report.long_inputs() {
+        std::fs::write(&path, content)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
 }
 
 /// The working directory, for messages.

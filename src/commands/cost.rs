@@ -182,10 +182,18 @@ fn table(direction: cost::Direction, profiles: &[(&str, &Probe)]) -> Vec<String>
                 cost::End::Max => String::new(),
                 cost::End::DeclaredLimit => "; then its declared limit".into(),
                 cost::End::Refused(n) => format!("; refused {n}"),
-                cost::End::OverBudget(n) => format!("; OVER THE BUDGET at {n}"),
+                cost::End::Extrapolated(n) => format!("; extrapolated from {n}"),
                 cost::End::OutOfTime => "; out of time".into(),
             };
             line += &end;
+            if let Some(at) = series.at_limit() {
+                let _ = write!(
+                    line,
+                    "; about {} at {}",
+                    cost::seconds_text(at),
+                    series.limit
+                );
+            }
             lines.push(line);
         }
     }

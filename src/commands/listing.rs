@@ -60,7 +60,7 @@ fn say_cost(engines: &[Box<dyn Engine>], out: &mut Output) -> Result<(), super::
     let bounds = cost::Bounds::default();
     say!(
         out,
-        "cost on {} code points, up to {} (growth per doubling; largest size within {} s):",
+        "cost on {} code points, up to {} (CPU time: growth per doubling; largest size within {} s):",
         cost::Family::DistinctAscending.name(),
         bounds.max,
         bounds.budget.as_secs_f64()
@@ -82,9 +82,11 @@ fn say_cost(engines: &[Box<dyn Engine>], out: &mut Output) -> Result<(), super::
             let growth = series
                 .growth()
                 .map_or("too fast to read a growth".to_string(), cost::growth_words);
-            let within = series.largest_within().map_or("none".to_string(), |n| {
-                format!("{n} {}", cost::unit(direction))
-            });
+            let within = series
+                .largest_size_within(bounds.budget)
+                .map_or("none".to_string(), |n| {
+                    format!("{n} {}", cost::unit(direction))
+                });
             line += &format!(" {}: {growth}, {within};", direction.name());
         }
         say!(out, "{}", line.trim_end_matches(';'));

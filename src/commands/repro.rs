@@ -21,25 +21,76 @@ pub struct Question {
     pub decode: Option<String>,
     /// `--decode-hex`: bytes to decode, in hexadecimal.
     pub decode_hex: Option<String>,
+    /// `--decode-of`: code points whose clean-room encoding is decoded
+    /// (behind `xn--` for the label codec).
+    pub decode_of: Option<String>,
+    /// `--encode-file`: a file of code point tokens to encode.
+    pub encode_file: Option<String>,
+    /// `--decode-file`: a file of bytes to decode.
+    pub decode_file: Option<String>,
 }
 
 impl Question {
-    /// The request the question asks.
-    pub fn request(&self) -> Result<Request, String> {
-        match (&self.encode, &self.decode, &self.decode_hex) {
-            (Some(tokens), None, None) => {
+    /// The request the question asks of `codec`.
+    pub fn request(&self, codec: Codec) -> Result<Request, String> {
+        let read = |path: &str| std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"));
+        if let Some(path) = &self.encode_file {
+            let text = String::from_utf8(read(path)?)
+                .map_err(|_| format!("{path} is not text (u+XXXX tokens)"))?;
+            let question = Question {
+                encode: Some(text),
+                no_flags: self.no_flags,
+                ..Question::default()
+            };
+            return question.request(codec);
+        }
+        if let Some(path) = &self.decode_file {
+            return Ok(Request::Decode(read(path)?));
+        }
+        if self.no_flags && self.encode.is_none() {
+            return Err("--no-flags goes with --encode or --encode-file".into());
+        }
+        match (
+            &self.encode,
+            &self.decode,
+            &self.decode_hex,
+            &self.decode_of,
+        ) {
+            (Some(tokens), None, None, None) => {
                 let cps = CodePoints::parse(tokens).map_err(|e| e.to_string())?;
                 Ok(Request::Encode {
                     flags: (!self.no_flags).then(|| cps.flags.clone()),
                     code_points: cps.values,
                 })
             }
-            (None, Some(text), None) => Ok(Request::Decode(text.clone().into_bytes())),
-            (None, None, Some(hex)) => Ok(Request::Decode(
+            (None, Some(text), None, None) => Ok(Request::Decode(text.clone().into_bytes())),
+            (None, None, Some(hex), None) => Ok(Request::Decode(
                 vectors::parse_hex(hex).map_err(|e| e.to_string())?,
             )),
-            _ => Err("give one of --encode, --decode, --decode-hex".into()),
+            (None, None, None, Some(tokens)) => {
+                let cps = CodePoints::parse(tokens).map_err(|e| e.to_string())?;
+                let mut encoded = punycheck::punycode::encode(&cps.values, None)
+                    .map_err(|e| format!("--decode-of: the code points do not encode: {e}"))?;
+                if codec.label_profile().is_some() {
+                    encoded.splice(0..0, *b"xn--");
+                }
+                Ok(Request::Decode(encoded))
+            }
+            _ => Err("give one of --encode, --decode, --decode-hex, --decode-of".into()),
         }
+    }
+
+    /// The cost probe's family and size the question names, with its
+    /// direction (`--encode 'distinct-shuffled:16384'`, `--decode-of
+    /// 'one-run:4096'`): a slow cause's reproducer.
+    fn family(&self) -> Option<(cost::Direction, cost::Family, usize)> {
+        let (direction, text) = match (&self.encode, &self.decode_of) {
+            (Some(text), None) => (cost::Direction::Encode, text),
+            (None, Some(text)) => (cost::Direction::Decode, text),
+            _ => return None,
+        };
+        let (name, n) = text.trim().split_once(':')?;
+        Some((direction, cost::Family::named(name)?, n.parse().ok()?))
     }
 }
 
@@ -65,9 +116,12 @@ pub struct ReproSettings {
     pub question: Question,
     /// Also check the round-trip and uniqueness properties from it.
     pub properties: bool,
-    /// `--slower-than SECONDS`: time the answer instead (twice, each cut
-    /// at twice this); exits 1 while both are slower.
+    /// `--slower-than SECONDS`: judge the time instead, by the cost
+    /// probe's rule with this budget; exits 1 while it is slow.
     pub slower_than: Option<f64>,
+    /// `--cost-max N`: with `--slower-than`, the longest input where the
+    /// implementation declares no limit.
+    pub cost_max: Option<usize>,
     /// Save the question as a vector case.
     pub save: Option<Save>,
 }
@@ -76,7 +130,7 @@ pub struct ReproSettings {
 /// when asked to; nonconforming while the two disagree.
 pub fn run(settings: &ReproSettings, out: &mut Output) -> Outcome {
     let codec = settings.codec;
-    let request = settings.question.request()?;
+    let request = settings.question.request(codec)?;
     if let Some(save) = &settings.save {
         // A file that cannot take this codec's cases is refused before
         // anything is asked.
@@ -87,33 +141,17 @@ pub fn run(settings: &ReproSettings, out: &mut Output) -> Outcome {
         &settings.implementation.options(codec)?,
     )?;
     say!(out, "question:        {request}");
-    // A slow cause's reproducer: the time is the finding, asked twice.
+    // A slow cause's reproducer: the time is the finding.
     if let Some(budget) = settings.slower_than {
         let budget = std::time::Duration::from_secs_f64(budget);
-        let Some(times) = cost::timed_twice(engine.as_ref(), &request, budget) else {
-            return Err(Stop::Setup("interrupted".into()));
+        let slow = match settings.question.family() {
+            Some(named) => slow_by_the_rule(engine.as_ref(), named, budget, settings, out)?,
+            None => slow_once(engine.as_ref(), &request, budget, out)?,
         };
-        let slow = times.iter().all(|&(_, over)| over);
-        let said: Vec<String> = times
-            .iter()
-            .map(|&(t, over)| {
-                if over {
-                    format!("over the budget ({})", cost::seconds_text(t))
-                } else {
-                    cost::seconds_text(t)
-                }
-            })
-            .collect();
-        say!(
-            out,
-            "time:            {} (each cut at twice the budget of {} s)",
-            said.join(", then "),
-            budget.as_secs_f64()
-        );
         if slow {
-            say!(out, "verdict:         SLOW: over the budget both times");
+            say!(out, "verdict:         SLOW");
         } else {
-            say!(out, "verdict:         within the budget");
+            say!(out, "verdict:         not slow");
         }
         return Ok(Status::of(!slow));
     }
@@ -209,3 +247,91 @@ pub fn save_case(codec: Codec, save: &Save, request: &Request) -> Result<(), Sto
     }
     Ok(())
 }
+
+/// A family named at a size, measured again by the cost probe's rule
+/// ([`cost::measure_up_to`]: sizes doubling up to it, the time at the
+/// declared limit or `--cost-max` extrapolated along the growth): whether
+/// it is slow.
+fn slow_by_the_rule(
+    engine: &dyn engines::Engine,
+    (direction, family, n): (cost::Direction, cost::Family, usize),
+    budget: std::time::Duration,
+    settings: &ReproSettings,
+    out: &mut Output,
+) -> Result<bool, Stop> {
+    let probe = cost::Settings {
+        budget,
+        max: settings.cost_max.unwrap_or(cost::DEFAULT_MAX),
+        until: std::time::Instant::now() + REPRO_TIME,
+    };
+    let (series, slow) = cost::measure_up_to(engine, family, direction, &probe, n);
+    if engines::process::interrupted() {
+        return Err(Stop::Setup("interrupted".into()));
+    }
+    let sizes: Vec<String> = series
+        .points
+        .iter()
+        .map(|p| format!("{} in {}", p.size, cost::seconds_text(p.seconds)))
+        .collect();
+    say!(
+        out,
+        "CPU time:        {} {}: {}",
+        direction.name(),
+        cost::unit(direction),
+        sizes.join(", ")
+    );
+    if let Some(growth) = series.growth() {
+        say!(out, "growth:          {}", cost::growth_words(growth));
+    }
+    if let Some(at) = series.at_limit() {
+        say!(
+            out,
+            "at its limit:    about {} at {} {} (budget {} s; slow from {} times it with growth faster than linear)",
+            cost::seconds_text(at),
+            series.limit,
+            cost::unit(direction),
+            budget.as_secs_f64(),
+            cost::MARGIN
+        );
+    }
+    if series.verdict(budget) == cost::Verdict::Near {
+        say!(out, "near the budget: information, not a cause");
+    }
+    Ok(slow.is_some())
+}
+
+/// Any other question, timed once in CPU time: slow when it took at least
+/// [`cost::MARGIN`] times the budget, asked twice.
+fn slow_once(
+    engine: &dyn engines::Engine,
+    request: &Request,
+    budget: std::time::Duration,
+    out: &mut Output,
+) -> Result<bool, Stop> {
+    let mut times = Vec::new();
+    for _ in 0..2 {
+        let (answer, spent) = engines::spent::measure(|| compare::ask(engine, request));
+        if matches!(answer, Err(engines::EngineError::Cancelled)) || engines::process::interrupted()
+        {
+            return Err(Stop::Setup("interrupted".into()));
+        }
+        times.push(spent.cpu);
+    }
+    let said: Vec<String> = times
+        .iter()
+        .map(|t| cost::seconds_text(t.as_secs_f64()))
+        .collect();
+    say!(
+        out,
+        "CPU time:        {} (slow from {} times the budget of {} s)",
+        said.join(", then "),
+        cost::MARGIN,
+        budget.as_secs_f64()
+    );
+    Ok(times
+        .iter()
+        .all(|t| t.as_secs_f64() >= cost::MARGIN * budget.as_secs_f64()))
+}
+
+/// How long a slow cause's reproducer may measure.
+const REPRO_TIME: std::time::Duration = std::time::Duration::from_secs(120);

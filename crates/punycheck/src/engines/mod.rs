@@ -29,6 +29,7 @@ pub mod declaration;
 pub mod external;
 mod functions;
 mod spec;
+pub mod spent;
 
 pub use builtin::{
     AmcC, AmcCAsPunycode, Bootstring, CleanRoom, Idna, IdnaLabel, LabelReference, LaceCleanRoom,

@@ -26,16 +26,21 @@
 //! (`decode_hex = "c3a9"`); an encoding's code points as `u+XXXX` tokens,
 //! a run of one code point as one `u+XXXX*N` token. All of them are read.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
 use super::causes::{Cause, Key, Kind};
 use super::compare::{Verdict, ask, evaluate, reference_for};
+use super::cost;
 use super::errors::DataError;
 use super::properties;
 use crate::engines::Engine;
 use crate::vocabulary::{CodePoints, Request, parse_hex};
+
+/// How long replaying a slow cause of a baseline may take: its families
+/// measured again by the cost probe's rule.
+const SLOW_REPLAY: Duration = Duration::from_secs(60);
 
 /// One recorded cause.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -62,6 +67,10 @@ pub struct Entry {
     /// hexadecimal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decode_hex: Option<String>,
+    /// The reproducer, for a decoding of the clean-room encoding of code
+    /// points (a slow cause's: `distinct-shuffled:16384`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decode_of: Option<String>,
     /// Whether the cause is a property (round trip, uniqueness).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub property: bool,
@@ -83,7 +92,16 @@ impl Entry {
     /// Records `cause`.
     pub fn of(cause: &Cause) -> Self {
         let (mut encode, mut flags, mut decode, mut decode_hex) = (None, None, None, None);
+        let mut decode_of = None;
         match &cause.request {
+            // A slow cause's input is a family at a size, written so.
+            Request::Encode { .. } if cause.key.kind == Kind::Slow => {
+                encode = Some(cause.input.clone());
+                flags = Some(false);
+            }
+            Request::Decode(_) if cause.key.kind == Kind::Slow => {
+                decode_of = Some(cause.input.clone());
+            }
             Request::Encode {
                 code_points,
                 flags: given,
@@ -107,13 +125,19 @@ impl Entry {
             flags,
             decode,
             decode_hex,
+            decode_of,
             property: cause.property.is_some(),
             note: String::new(),
         }
     }
 
-    /// Whether this entry records `key`.
+    /// Whether this entry records `key`. A slow cause of a baseline written
+    /// before slow causes were keyed by family ([`cost::SLOW_GOT`]) stands
+    /// for the slow cause of its direction, whichever family.
     pub fn matches(&self, key: &Key) -> bool {
+        if self.kind == Kind::Slow && self.got == cost::SLOW_GOT {
+            return key.kind == Kind::Slow && key.direction == self.direction;
+        }
         self.key().as_ref() == Some(key)
     }
 
@@ -134,6 +158,18 @@ impl Entry {
 
     /// The reproducer.
     pub fn request(&self) -> Result<Request, DataError> {
+        if let Some(tokens) = &self.decode_of {
+            if self.encode.is_some() || self.decode.is_some() || self.decode_hex.is_some() {
+                return Err(DataError::invalid(
+                    "baseline",
+                    "a baseline cause needs one of encode, decode, decode_hex and decode_of",
+                ));
+            }
+            let cps = CodePoints::parse(tokens).map_err(|e| DataError::invalid("baseline", e))?;
+            return crate::punycode::encode(&cps.values, None)
+                .map(Request::Decode)
+                .map_err(|e| DataError::invalid("baseline", e));
+        }
         match (&self.encode, &self.decode, &self.decode_hex) {
             (Some(tokens), None, None) => {
                 let cps =
@@ -155,17 +191,27 @@ impl Entry {
     }
 
     /// Whether the reproducer still shows a nonconformance (or a broken
-    /// property, or a slowness over `cost_budget`) in `engine`.
+    /// property) in `engine`; for a slow cause, whether its family (every
+    /// family of its direction, for an entry of an older baseline) is
+    /// still slow by the cost probe's rule under `cost`.
     pub fn still_reproduces(
         &self,
         engine: &dyn Engine,
-        cost_budget: Duration,
+        cost: cost::Bounds,
     ) -> Result<bool, DataError> {
         let request = self.request()?;
-        // A slow cause reproduces while its input is still over the budget,
-        // twice ([`super::cost`]).
         if self.kind == Kind::Slow {
-            return Ok(super::cost::still_slow(engine, &request, cost_budget));
+            let direction = match self.direction.as_str() {
+                "encode" => cost::Direction::Encode,
+                _ => cost::Direction::Decode,
+            };
+            let settings = cost::Settings {
+                budget: cost.budget,
+                max: cost.max,
+                until: Instant::now() + SLOW_REPLAY,
+            };
+            let family = cost::family_of_slow(&self.got);
+            return Ok(cost::still_slow(engine, direction, family, &settings).is_some());
         }
         let answer = ask(engine, &request);
         if self.property {
@@ -238,7 +284,7 @@ pub fn judge(
     baseline: &Baseline,
     causes: &[Cause],
     engine: &dyn Engine,
-    cost_budget: Duration,
+    cost: cost::Bounds,
 ) -> Result<Judgement, DataError> {
     let mut judgement = Judgement {
         known: known(baseline, causes),
@@ -248,7 +294,7 @@ pub fn judge(
         if causes.iter().any(|c| entry.matches(&c.key)) {
             continue;
         }
-        if entry.still_reproduces(engine, cost_budget)? {
+        if entry.still_reproduces(engine, cost)? {
             judgement.still_there.push(entry.clone());
         } else {
             judgement.gone.push(entry.clone());
@@ -272,6 +318,7 @@ mod tests {
             flags: None,
             decode: None,
             decode_hex: Some("61622d635f64".into()),
+            decode_of: None,
             property: false,
             note: "known".into(),
         };

@@ -55,6 +55,9 @@ pub enum Kind {
     Crash,
     /// It gave no answer, even with a longer time limit.
     Hang,
+    /// It held more resident memory than the limit (`--memory-limit`) and
+    /// was killed.
+    Memory,
     /// It answered (rightly or not) an input inside its declared domain
     /// and limits only after more than the cost budget, twice
     /// ([`super::cost`]).
@@ -92,6 +95,7 @@ impl Kind {
         match self {
             Kind::Crash => "crash",
             Kind::Hang => "hang",
+            Kind::Memory => "memory",
             Kind::Slow => "slow",
             Kind::Broken => "broken answer",
             Kind::BeyondOwnLimit => {
@@ -221,6 +225,7 @@ fn got_brief(got: &Result<Expected, EngineError>) -> String {
         Err(EngineError::Rejected(Some(kind))) => kind.name().into(),
         Err(EngineError::Crashed(why) | EngineError::Broken(why)) => signature(why),
         Err(EngineError::Hung(_)) => "hang".into(),
+        Err(EngineError::Memory(_)) => "over the memory limit".into(),
         Err(EngineError::Unsupported(_)) => "refused as unsupported".into(),
         Err(EngineError::Limit(_)) => "too large (a limit it does not declare)".into(),
         Err(EngineError::Cancelled) => "cancelled".into(),
@@ -403,6 +408,7 @@ pub fn key_of(
     let kind = match got {
         Err(EngineError::Crashed(_)) => Kind::Crash,
         Err(EngineError::Hung(_)) => Kind::Hang,
+        Err(EngineError::Memory(_)) => Kind::Memory,
         Err(EngineError::Broken(_)) => Kind::Broken,
         _ if beyond.is_some() => Kind::BeyondOwnLimit,
         g if is_refusal(g) => match reference {
@@ -425,9 +431,12 @@ pub fn key_of(
         },
     };
     let reference_said = match kind {
-        Kind::Crash | Kind::Hang | Kind::Slow | Kind::Broken | Kind::BeyondOwnLimit => {
-            String::new()
-        }
+        Kind::Crash
+        | Kind::Hang
+        | Kind::Memory
+        | Kind::Slow
+        | Kind::Broken
+        | Kind::BeyondOwnLimit => String::new(),
         _ if outside => "success outside its domain".into(),
         _ => reference_brief(codec, request, reference),
     };
@@ -964,6 +973,7 @@ mod tests {
         let all = [
             Kind::Crash,
             Kind::Hang,
+            Kind::Memory,
             Kind::Slow,
             Kind::Broken,
             Kind::BeyondOwnLimit,
@@ -981,6 +991,7 @@ mod tests {
             match kind {
                 Kind::Crash
                 | Kind::Hang
+                | Kind::Memory
                 | Kind::Slow
                 | Kind::Broken
                 | Kind::BeyondOwnLimit

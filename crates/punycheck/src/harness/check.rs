@@ -349,8 +349,12 @@ pub fn run(
                 ..Default::default()
             });
         }
-        let budget = settings.cost.unwrap_or_default().budget;
-        baseline::judge(b, &campaign.causes, engine, budget)
+        baseline::judge(
+            b,
+            &campaign.causes,
+            engine,
+            settings.cost.unwrap_or_default(),
+        )
     });
     let (baseline, baseline_error) = match baseline {
         Some(Ok(judgement)) => (Some(judgement), None),
@@ -410,6 +414,7 @@ pub fn run(
             bounds,
             series: found.series,
         }),
+        long_inputs: None,
     }
 }
 

@@ -33,8 +33,10 @@ use std::time::{Duration, Instant};
 use super::causes::{self, Cause, Confirmation, Key, Kind};
 use super::compare::{Request, ask, is_refusal};
 use crate::codec::Codec;
+use crate::engines::spent::{self, Spent};
 use crate::engines::{self, Engine, EngineError, LabelReference};
 use crate::vocabulary::Expected;
+pub use crate::vocabulary::families::Family;
 
 /// The smallest size asked.
 pub const FIRST_SIZE: usize = 64;
@@ -58,111 +60,6 @@ const REPEATS: usize = 5;
 /// Growth is read only between answers that took at least this long:
 /// below it, the clock and the channel's own cost speak, not the algorithm.
 const GROWTH_FROM: Duration = Duration::from_micros(500);
-
-/// A family of adversarial inputs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Family {
-    /// Distinct code points, ascending from U+4E00 (CJK): the RFC
-    /// encoder's outer loop runs once per distinct code point over the
-    /// whole input (quadratic); the decoder's array insertions too.
-    DistinctAscending,
-    /// The same code points, descending: every insertion of a decoder
-    /// that inserts into an array lands at the front, moving everything.
-    DistinctDescending,
-    /// The same code points, shuffled (a fixed permutation): neither end
-    /// is cheap; defeats an insertion that is fast only at the end.
-    DistinctShuffled,
-    /// Distinct astral code points from U+20000: four UTF-8 bytes and two
-    /// UTF-16 units each, for implementations that convert or index in
-    /// those units (surrogate-pair handling per code point).
-    DistinctAstral,
-    /// A long basic run, then four non-basic code points (U+00E9 to
-    /// U+4E01): every delta carries
-    /// the basic run's length in `i`; an encoder or decoder that rescans
-    /// the basic code points per insertion pays for all of them.
-    BasicThenFew,
-    /// One non-basic code point repeated: the decoder inserts each one
-    /// right after the previous, and an array decoder moves the tail each
-    /// time.
-    OneRun,
-    /// Alternating far-apart code points (U+0080 and U+10000): the
-    /// largest deltas that no size up to 2^16 makes overflow, so the
-    /// longest variable-length integers and the adaptation function's
-    /// largest biases, and a surrogate pair every other code point in
-    /// UTF-16.
-    Alternating,
-}
-
-impl Family {
-    /// Every family, in the order probed.
-    pub const ALL: [Family; 7] = [
-        Family::DistinctAscending,
-        Family::DistinctDescending,
-        Family::DistinctShuffled,
-        Family::DistinctAstral,
-        Family::BasicThenFew,
-        Family::OneRun,
-        Family::Alternating,
-    ];
-
-    /// Its name in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Family::DistinctAscending => "distinct-ascending",
-            Family::DistinctDescending => "distinct-descending",
-            Family::DistinctShuffled => "distinct-shuffled",
-            Family::DistinctAstral => "distinct-astral",
-            Family::BasicThenFew => "basic-then-few",
-            Family::OneRun => "one-run",
-            Family::Alternating => "alternating",
-        }
-    }
-
-    /// Its `n` code points.
-    pub fn code_points(self, n: usize) -> Vec<u32> {
-        match self {
-            Family::DistinctAscending => distinct_bmp(n).collect(),
-            Family::DistinctDescending => {
-                let mut all: Vec<u32> = distinct_bmp(n).collect();
-                all.reverse();
-                all
-            }
-            Family::DistinctShuffled => {
-                let mut all: Vec<u32> = distinct_bmp(n).collect();
-                // A fixed permutation (xorshift), the same on every run.
-                let mut state = 0x9E37_79B9_7F4A_7C15u64;
-                for k in (1..all.len()).rev() {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    all.swap(k, (state % (k as u64 + 1)) as usize);
-                }
-                all
-            }
-            Family::DistinctAstral => (0x2_0000..).take(n).collect(),
-            Family::BasicThenFew => {
-                let few = n.min(4);
-                let mut all = vec![u32::from(b'a'); n - few];
-                // High enough for long deltas, low enough that no size up
-                // to 2^16 overflows RFC 3492's 32-bit arithmetic.
-                all.extend([0xE9, 0x100, 0x4E00, 0x4E01].into_iter().take(few));
-                all
-            }
-            Family::OneRun => vec![0x4E00; n],
-            Family::Alternating => (0..n)
-                .map(|k| if k % 2 == 0 { 0x80 } else { 0x1_0000 })
-                .collect(),
-        }
-    }
-}
-
-/// Distinct code points from U+4E00 up, past the surrogates, so that every
-/// domain takes them.
-fn distinct_bmp(n: usize) -> impl Iterator<Item = u32> {
-    (0x4E00u32..)
-        .filter(|cp| !(0xD800..=0xDFFF).contains(cp))
-        .take(n)
-}
 
 /// A direction of the probe.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -226,9 +123,10 @@ pub fn question(
 /// What a check's probe asks: `--cost-budget` and `--cost-max`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bounds {
-    /// An answer slower than this is a finding.
+    /// The budget of CPU time that the verdict's margins are taken from.
     pub budget: Duration,
-    /// The longest input asked (code points to encode, bytes to decode).
+    /// The longest input asked (code points to encode, bytes to decode),
+    /// where the implementation declares no limit of its own.
     pub max: usize,
 }
 
@@ -244,7 +142,7 @@ impl Default for Bounds {
 /// How a probe runs.
 #[derive(Clone, Copy, Debug)]
 pub struct Settings {
-    /// An answer slower than this is a finding.
+    /// The budget of CPU time.
     pub budget: Duration,
     /// The longest input asked (code points to encode, bytes to decode).
     pub max: usize,
@@ -255,10 +153,21 @@ pub struct Settings {
 /// One size of one family, measured.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Point {
-    /// The size: code points to encode, bytes to decode.
+    /// The size as a limit counts it: code points to encode, bytes to
+    /// decode.
     pub size: usize,
-    /// Seconds the answer took (the median of several for a fast one).
+    /// The code points of the family at this size (the sizes double in
+    /// these, both ways).
+    pub code_points: usize,
+    /// CPU seconds the answer took ([`crate::engines::spent`]; the median
+    /// of several for a fast one).
     pub seconds: f64,
+    /// Peak resident memory of the answering process during the answer,
+    /// in bytes, where it can be read.
+    pub peak_memory: Option<u64>,
+    /// Whether the answer was cut by the hang guard: `seconds` is then
+    /// what it had spent until then, a lower bound.
+    pub cut: bool,
 }
 
 /// Why a series stopped before `--cost-max`.
@@ -270,8 +179,11 @@ pub enum End {
     DeclaredLimit,
     /// The implementation refused this size (the size is given).
     Refused(usize),
-    /// This size took longer than the budget (the size is given).
-    OverBudget(usize),
+    /// This size took long enough (half the budget, or its growth says the
+    /// next would take twice the budget, or the hang guard cut it) that
+    /// larger sizes are extrapolated along the growth measured (the size
+    /// is given).
+    Extrapolated(usize),
     /// The probe's share of the time ran out.
     OutOfTime,
 }
@@ -283,40 +195,177 @@ pub struct Series {
     pub family: Family,
     /// The direction.
     pub direction: Direction,
-    /// Every size answered within the budget.
+    /// The largest size the declaration allows in this direction (its
+    /// declared limit, else `--cost-max`): where the verdict is taken.
+    pub limit: usize,
+    /// Every size answered.
     pub points: Vec<Point>,
     /// Why it stopped.
     pub end: End,
 }
 
+/// Growth per doubling at or above this is faster than linear: n^1.32.
+/// An O(n log n) algorithm grows by about 2.1 per doubling at 2^16.
+pub const SUPERLINEAR: f64 = 2.5;
+
+/// The margin of the verdict: a family is slow when its time at its limit
+/// is at least this many times the budget, and never when it is at most
+/// the budget divided by this ("near the budget" in between).
+pub const MARGIN: f64 = 3.0;
+
+/// What the probe says of one series, by the rule of [`Series::verdict`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Verdict {
+    /// At most a third of the budget at its limit, or not measured far
+    /// enough to say more.
+    Within,
+    /// Between a third of the budget and three times it at its limit, or
+    /// over it while growing linearly: information, never a cause.
+    Near,
+    /// Faster than linear, and at least three times the budget at its
+    /// limit: a `slow` cause.
+    Slow,
+}
+
 impl Series {
-    /// The ratio between the times of the last two sizes long enough to
-    /// say something ([`GROWTH_FROM`]): about 2 per doubling for linear
-    /// code, 4 for quadratic, 8 for cubic.
+    /// The time of the first size: what every answer costs whatever its
+    /// size (a process's start-up, the channel), taken off before growth
+    /// is read.
+    fn constant(&self) -> f64 {
+        self.points.first().map_or(0.0, |p| p.seconds)
+    }
+
+    /// The growth per doubling of the family's code points (about 2 for
+    /// linear code, 4 for quadratic, 8 for cubic; the sizes double exactly
+    /// in code points both ways), read from the last three sizes whose time
+    /// beyond the first size's is at least [`GROWTH_FROM`] and at least a
+    /// quarter of that first time (below, the clock and the start-up's
+    /// jitter speak, not the algorithm): the slope of their times over their sizes on a log-log
+    /// scale, by least squares, so that one outlier does not decide it.
     pub fn growth(&self) -> Option<f64> {
-        let timed: Vec<&Point> = self
+        let constant = self.constant();
+        let floor = GROWTH_FROM.as_secs_f64().max(constant / 4.0);
+        let timed: Vec<(f64, f64)> = self
             .points
             .iter()
-            .filter(|p| p.seconds >= GROWTH_FROM.as_secs_f64())
+            .skip(1)
+            .map(|p| (p.code_points as f64, p.seconds - constant))
+            .filter(|&(_, net)| net >= floor)
+            .map(|(size, net)| (size.log2(), net.log2()))
             .collect();
-        let [.., a, b] = timed.as_slice() else {
+        let last = &timed[timed.len().saturating_sub(3)..];
+        if last.len() < 2 {
+            return None;
+        }
+        let n = last.len() as f64;
+        let mean_x = last.iter().map(|p| p.0).sum::<f64>() / n;
+        let mean_y = last.iter().map(|p| p.1).sum::<f64>() / n;
+        let sxx: f64 = last.iter().map(|p| (p.0 - mean_x).powi(2)).sum();
+        let sxy: f64 = last.iter().map(|p| (p.0 - mean_x) * (p.1 - mean_y)).sum();
+        (sxx > 0.0).then(|| 2f64.powf(sxy / sxx))
+    }
+
+    /// The time at [`Series::limit`]: measured when the last size reached
+    /// it, else extrapolated from the last size along [`Series::growth`]
+    /// (linear growth where none could be read: the answers were too fast
+    /// to say); `None` with nothing measured.
+    pub fn at_limit(&self) -> Option<f64> {
+        let last = self.points.last()?;
+        let constant = self.constant();
+        let net = (last.seconds - constant).max(0.0);
+        let doublings = (self.limit_code_points(last) / last.code_points as f64)
+            .log2()
+            .max(0.0);
+        let growth = self.growth().unwrap_or(2.0).max(2.0);
+        Some(constant + net * growth.powf(doublings))
+    }
+
+    /// The family's code points at [`Series::limit`], as `last` measured
+    /// them: the limit itself to encode; to decode, the limit in bytes
+    /// over the bytes per code point of `last` (which grow slowly with the
+    /// size: a little fewer than there are, never more).
+    fn limit_code_points(&self, last: &Point) -> f64 {
+        self.limit as f64 * last.code_points as f64 / last.size.max(1) as f64
+    }
+
+    /// The verdict on this series against `budget`: [`Verdict::Slow`] when
+    /// it grows faster than linear ([`SUPERLINEAR`]) and its time at its
+    /// limit is at least [`MARGIN`] times the budget; [`Verdict::Within`]
+    /// when that time is at most the budget divided by [`MARGIN`];
+    /// [`Verdict::Near`] otherwise. CPU time, the margin and a growth read
+    /// over several sizes make it the same on a busy machine and a quiet
+    /// one, a faster one and a slower one.
+    pub fn verdict(&self, budget: Duration) -> Verdict {
+        let Some(at_limit) = self.at_limit() else {
+            return Verdict::Within;
+        };
+        let budget = budget.as_secs_f64();
+        let superlinear = self.growth().is_some_and(|g| g >= SUPERLINEAR);
+        if superlinear && at_limit >= MARGIN * budget {
+            Verdict::Slow
+        } else if at_limit <= budget / MARGIN {
+            Verdict::Within
+        } else {
+            Verdict::Near
+        }
+    }
+
+    /// The largest size measured within the budget.
+    pub fn largest_within(&self, budget: Duration) -> Option<usize> {
+        self.points
+            .iter()
+            .filter(|p| !p.cut && p.seconds <= budget.as_secs_f64())
+            .map(|p| p.size)
+            .next_back()
+    }
+
+    /// The largest size the growth says stays within `budget`, up to the
+    /// limit: measured or extrapolated.
+    pub fn largest_size_within(&self, budget: Duration) -> Option<usize> {
+        let last = self.points.last()?;
+        let constant = self.constant();
+        let net = last.seconds - constant;
+        let room = budget.as_secs_f64() - constant;
+        if room <= 0.0 {
+            return None;
+        }
+        if net <= 0.0 {
+            return Some(self.limit);
+        }
+        let growth = self.growth().unwrap_or(2.0).max(2.0);
+        let doublings = (room / net).log(growth);
+        let code_points = last.code_points as f64 * 2f64.powf(doublings);
+        let size = code_points * last.size as f64 / last.code_points.max(1) as f64;
+        Some((size.min(self.limit as f64)) as usize)
+    }
+
+    /// The peak memory's growth per doubling, from the last two sizes
+    /// whose peak was read, when it grew measurably (a resident process's
+    /// peak includes what it held before).
+    pub fn memory_growth(&self) -> Option<f64> {
+        let read: Vec<(usize, u64)> = self
+            .points
+            .iter()
+            .filter_map(|p| p.peak_memory.map(|m| (p.size, m)))
+            .collect();
+        let [.., (s1, m1), (s2, m2)] = read.as_slice() else {
             return None;
         };
-        (b.size > a.size).then(|| {
-            let doublings = (b.size as f64 / a.size as f64).log2();
-            (b.seconds / a.seconds).powf(1.0 / doublings)
+        (s2 > s1 && m1 > &0).then(|| {
+            let doublings = (*s2 as f64 / *s1 as f64).log2();
+            (*m2 as f64 / *m1 as f64).powf(1.0 / doublings)
         })
     }
 
-    /// The largest size answered within the budget.
-    pub fn largest_within(&self) -> Option<usize> {
-        self.points.last().map(|p| p.size)
+    /// The peak memory at the largest size measured, in bytes.
+    pub fn peak_memory(&self) -> Option<u64> {
+        self.points.iter().filter_map(|p| p.peak_memory).max()
     }
 }
 
 /// Growth per doubling, in words: `x4.0 per doubling: quadratic`.
 pub fn growth_words(growth: f64) -> String {
-    let name = if growth < 2.6 {
+    let name = if growth < SUPERLINEAR {
         "about linear"
     } else if growth < 5.5 {
         "quadratic"
@@ -328,110 +377,119 @@ pub fn growth_words(growth: f64) -> String {
     format!("x{growth:.1} per doubling: {name}")
 }
 
-/// What a slow implementation answered, in a cause's key: the same
-/// whatever the family, size and times, so that one slow algorithm is one
-/// cause, run after run.
+/// What a slow implementation answered, in the key of a cause of baselines
+/// written before the verdict was by growth: such an entry stands for the
+/// slow cause of its direction, whatever the family.
 pub const SLOW_GOT: &str = "answers slower than the cost budget";
 
-/// An answer over the budget, confirmed by asking again.
+/// What a slow implementation answered, in a cause's key: the family,
+/// never the size or the times, so that one slow algorithm is one cause on
+/// every machine.
+pub fn slow_got(family: Family) -> String {
+    format!("grows faster than linear on the {} family", family.name())
+}
+
+/// The family named in a slow cause's key ([`slow_got`]), if any.
+pub fn family_of_slow(got: &str) -> Option<Family> {
+    let name = got
+        .strip_prefix("grows faster than linear on the ")?
+        .strip_suffix(" family")?;
+    Family::named(name)
+}
+
+/// A series whose verdict is [`Verdict::Slow`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Slow {
-    /// The series it ended.
+    /// The series.
     pub series: Series,
-    /// The question.
+    /// The question of its largest size measured.
     pub request: Request,
-    /// Its size.
-    pub size: usize,
-    /// Seconds the first answer took.
-    pub seconds: f64,
-    /// Seconds the second took.
-    pub again: f64,
     /// The yardsticks' seconds on the same question: the C reference's
-    /// and the clean-room code's.
+    /// and the clean-room code's, or the label reference's.
     pub yardsticks: Vec<(&'static str, f64)>,
 }
 
 impl Slow {
+    /// The size of the question, as a limit counts it.
+    pub fn size(&self) -> usize {
+        self.series.points.last().map_or(0, |p| p.size)
+    }
+
+    /// The family's code points at that size.
+    pub fn code_points(&self) -> usize {
+        self.series.points.last().map_or(0, |p| p.code_points)
+    }
+
     /// What it found, in one line.
     pub fn detail(&self, budget: Duration) -> String {
-        let growth = self
-            .series
+        let series = &self.series;
+        let timed: Vec<&Point> = series
+            .points
+            .iter()
+            .filter(|p| p.seconds >= GROWTH_FROM.as_secs_f64())
+            .collect();
+        let sizes: Vec<String> = timed[timed.len().saturating_sub(3)..]
+            .iter()
+            .map(|p| {
+                let cut = if p.cut { " or more (cut)" } else { "" };
+                format!("{} in {}{cut}", p.size, seconds_text(p.seconds))
+            })
+            .collect();
+        let growth = series
             .growth()
             .map(|g| format!("; {}", growth_words(g)))
             .unwrap_or_default();
-        let within = self
-            .series
-            .largest_within()
-            .map_or("none".to_string(), |n| n.to_string());
+        let within = series
+            .largest_size_within(budget)
+            .map_or("none".to_string(), |n| format!("about {n}"));
         let yardsticks: Vec<String> = self
             .yardsticks
             .iter()
             .map(|&(name, s)| format!("{name} {}", seconds_text(s)))
             .collect();
-        // A time at twice the budget is where the answer was cut.
-        let took = |s: f64| {
-            if s >= 2.0 * budget.as_secs_f64() {
-                format!("no answer within {}", seconds_text(s))
-            } else {
-                format!("an answer after {}", seconds_text(s))
-            }
-        };
         format!(
-            "{} of the {} family ({} {}): {}, and {} when asked again, over the budget of {} s{growth}; largest size within the budget: {within}; on the same input: {}",
-            self.series.direction.name(),
-            self.series.family.name(),
-            self.size,
-            unit(self.series.direction),
-            took(self.seconds),
-            took(self.again),
+            "{} of the {} family, CPU time by {} (growth per doubling of the code points): {}{growth}; at its limit of {} {}, {} (the budget is {} s; slow from {} times it); largest size within the budget: {within}; on the largest input asked: {}",
+            series.direction.name(),
+            series.family.name(),
+            unit(series.direction),
+            sizes.join(", "),
+            series.limit,
+            unit(series.direction),
+            series
+                .at_limit()
+                .map_or("unknown".into(), |s| format!("about {}", seconds_text(s))),
             budget.as_secs_f64(),
+            MARGIN,
             yardsticks.join(", ")
         )
     }
 
-    /// The cause it is, confirmed (it was asked twice), for `check`'s
-    /// report and baseline.
+    /// The cause it is, for `check`'s report and baseline: keyed by its
+    /// direction and family ([`slow_got`]).
     pub fn cause(&self, budget: Duration) -> Cause {
         Cause {
             key: Key {
                 direction: self.series.direction.name(),
                 kind: Kind::Slow,
                 reference: String::new(),
-                got: SLOW_GOT.into(),
+                got: slow_got(self.series.family),
             },
             shape: causes::shape(&self.request),
             count: 1,
             vectors: Vec::new(),
             property: None,
-            input: self.request.to_string(),
+            input: self.notation(),
             detail: self.detail(budget),
-            original: self.request.to_string(),
+            original: self.notation(),
             confirmation: Confirmation::Confirmed,
             request: self.request.clone(),
         }
     }
-}
 
-/// How long `engine` took on `request`, twice, each cut at twice the
-/// `budget`: the seconds, and whether they were over it. What a slow
-/// cause's reproducer and a baseline's replay ask; `None` when an answer
-/// was cut before the budget (an interruption).
-pub fn timed_twice(
-    engine: &dyn Engine,
-    request: &Request,
-    budget: Duration,
-) -> Option<[(f64, bool); 2]> {
-    let once = || match timed_question(engine, request, budget, Instant::now() + budget * 3) {
-        Timing::Over(t) => Some((t.as_secs_f64(), true)),
-        Timing::Within(t, _) => Some((t.as_secs_f64(), false)),
-        Timing::Cut => None,
-    };
-    Some([once()?, once()?])
-}
-
-/// Whether `engine` still answers `request` slower than `budget`, twice.
-pub fn still_slow(engine: &dyn Engine, request: &Request, budget: Duration) -> bool {
-    timed_twice(engine, request, budget).is_some_and(|t| t.iter().all(|&(_, over)| over))
+    /// The question in the family notation: `distinct-shuffled:16384`.
+    pub fn notation(&self) -> String {
+        format!("{}:{}", self.series.family.name(), self.code_points())
+    }
 }
 
 /// Seconds as a person reads them: `0.31 ms`, `12.4 ms`, `2.05 s`.
@@ -456,82 +514,134 @@ pub fn unit(direction: Direction) -> &'static str {
 pub struct Probe {
     /// Every series measured.
     pub series: Vec<Series>,
-    /// At most one slow answer per direction: the first found.
+    /// At most one slow series per direction with [`probe`] (the first
+    /// family found slow), every one with [`probe_all`].
     pub slow: Vec<Slow>,
 }
 
-/// Times one answer of `engine` to `request`.
-fn timed(engine: &dyn Engine, request: &Request) -> (Duration, Result<Expected, EngineError>) {
-    let start = Instant::now();
-    let answer = ask(engine, request);
-    (start.elapsed(), answer)
+impl Probe {
+    /// The series near the budget ([`Verdict::Near`]): information.
+    pub fn near(&self, budget: Duration) -> Vec<&Series> {
+        self.series
+            .iter()
+            .filter(|s| s.verdict(budget) == Verdict::Near)
+            .collect()
+    }
 }
 
 /// How one timed question ended.
 enum Timing {
-    /// Answered (rightly or not) within the budget, in this long.
-    Within(Duration, Result<Expected, EngineError>),
-    /// Answered after the budget, or stopped after it by the question's
-    /// own limit, or hung: over the budget, after this long.
-    Over(Duration),
-    /// Cut before the budget was reached (the probe's time ran out, or an
-    /// interruption): nothing to judge.
-    Cut,
+    /// Answered (rightly or not), having spent this.
+    Answered(Spent, Result<Expected, EngineError>),
+    /// Cut by the hang guard, having spent at least this.
+    Cut(Spent),
+    /// Stopped by the probe's own time, or an interruption: nothing to
+    /// judge.
+    Stopped,
 }
 
-/// Asks `request`, stopping an implementation outside this process at
-/// twice the budget (or at `until`): what is over the budget need not be
-/// waited for to its end.
+/// The hang guard of one question of the cost probe: wall-clock time, only
+/// to stop a question that would take far longer than the verdict needs.
+fn hang_guard(budget: Duration) -> Duration {
+    budget * 8
+}
+
+/// Asks `request` once, measuring what answering cost, cut by the hang
+/// guard or at `until`. A fresh process's answer (its start-up in it) is
+/// asked again, and the second taken.
 fn timed_question(
     engine: &dyn Engine,
     request: &Request,
     budget: Duration,
     until: Instant,
 ) -> Timing {
-    engine.set_deadline(Some((Instant::now() + budget * 2).min(until)));
-    let (took, answer) = timed(engine, request);
-    engine.set_deadline(None);
-    match answer {
-        Err(EngineError::Hung(_)) => Timing::Over(took),
-        _ if took > budget && !crate::engines::process::interrupted() => Timing::Over(took),
-        Err(EngineError::Cancelled) => Timing::Cut,
-        answer => Timing::Within(took, answer),
+    let mut fresh_again = true;
+    loop {
+        let guard = Instant::now() + hang_guard(budget);
+        engine.set_deadline(Some(guard.min(until)));
+        let (answer, spent) = spent::measure(|| ask(engine, request));
+        engine.set_deadline(None);
+        if crate::engines::process::interrupted() {
+            return Timing::Stopped;
+        }
+        match answer {
+            Err(EngineError::Hung(_)) => return Timing::Cut(spent),
+            Err(EngineError::Cancelled) if Instant::now() >= until => return Timing::Stopped,
+            Err(EngineError::Cancelled) => return Timing::Cut(spent),
+            answer if spent.fresh && fresh_again => {
+                fresh_again = false;
+                let _ = answer;
+            }
+            answer => return Timing::Answered(spent, answer),
+        }
     }
 }
 
-/// The median of `REPEATS` timings of an answer that came in under
-/// [`REPEAT_BELOW`], else the one timing.
+/// The median CPU time of [`REPEATS`] answers to a question first answered
+/// in `first`, when that was under [`REPEAT_BELOW`]; else `first`.
 fn median_time(engine: &dyn Engine, request: &Request, first: Duration) -> Duration {
     if first >= REPEAT_BELOW {
         return first;
     }
     let mut times = vec![first];
     while times.len() < REPEATS {
-        let (t, answer) = timed(engine, request);
+        let (answer, spent) = spent::measure(|| ask(engine, request));
         if matches!(answer, Err(EngineError::Cancelled)) {
             break;
         }
-        times.push(t);
+        times.push(spent.cpu);
     }
     times.sort();
     times[times.len() / 2]
 }
 
-/// Measures one family in one direction.
+/// The largest size `engine` allows in `direction`: its declared limit,
+/// else `max`.
+pub fn limit_of(engine: &dyn Engine, direction: Direction, max: usize) -> usize {
+    let caps = engine.capabilities();
+    let declared = match direction {
+        Direction::Encode => caps.max_encode_input,
+        Direction::Decode => caps.max_decode_input,
+    };
+    declared.map_or(max, |d| d.min(max))
+}
+
+/// Measures one family in one direction: sizes double in code points from
+/// [`FIRST_SIZE`] while the question fits the limit
+/// ([`limit_of`]), until an answer takes half the budget in CPU time, or
+/// the growth measured says the next would take twice the budget, or the
+/// hang guard cuts one (each asked twice, the smaller kept: one outlier
+/// does not stop a family), and says whether it is slow by the rule of
+/// [`Series::verdict`].
 pub fn measure(
     engine: &dyn Engine,
     family: Family,
     direction: Direction,
     settings: &Settings,
 ) -> (Series, Option<Slow>) {
+    measure_up_to(engine, family, direction, settings, usize::MAX)
+}
+
+/// [`measure`], asking at most `most` code points.
+pub fn measure_up_to(
+    engine: &dyn Engine,
+    family: Family,
+    direction: Direction,
+    settings: &Settings,
+    most: usize,
+) -> (Series, Option<Slow>) {
+    let limit = limit_of(engine, direction, settings.max);
     let mut series = Series {
         family,
         direction,
+        limit,
         points: Vec::new(),
         end: End::Max,
     };
+    let half = settings.budget.as_secs_f64() / 2.0;
+    let mut last_request = None;
     let mut n = FIRST_SIZE;
-    while n <= settings.max {
+    while n <= most {
         if Instant::now() >= settings.until {
             series.end = End::OutOfTime;
             break;
@@ -539,55 +649,95 @@ pub fn measure(
         let Some((request, size)) = question(engine.codec(), family, direction, n) else {
             break;
         };
-        if size > settings.max {
+        if size > limit {
+            if size > settings.max {
+                series.end = End::Max;
+            } else {
+                series.end = End::DeclaredLimit;
+            }
             break;
         }
         if !causes::askable(engine, &request) {
             series.end = End::DeclaredLimit;
             break;
         }
-        let (first, answer) =
-            match timed_question(engine, &request, settings.budget, settings.until) {
-                Timing::Cut => {
-                    series.end = End::OutOfTime;
-                    break;
-                }
-                Timing::Over(first) => {
-                    series.end = End::OverBudget(size);
-                    // Asked again, it must be over the budget again: a load
-                    // spike is not the algorithm. Its time is its own, not
-                    // the probe's share.
-                    let again = match timed_question(
-                        engine,
-                        &request,
-                        settings.budget,
-                        Instant::now() + settings.budget * 3,
-                    ) {
-                        Timing::Over(again) => again,
-                        _ => return (series, None),
-                    };
-                    let yardsticks = yardsticks(engine.codec(), &request);
-                    let slow = Slow {
-                        series: series.clone(),
-                        request,
-                        size,
-                        seconds: first.as_secs_f64(),
-                        again: again.as_secs_f64(),
-                        yardsticks,
-                    };
-                    return (series, Some(slow));
-                }
-                Timing::Within(first, answer) => (first, answer),
-            };
-        if is_refusal(&answer) && !reference_refuses(engine.codec(), &request) {
-            series.end = End::Refused(size);
+        let Some(point) = measure_point(engine, &request, size, n, settings) else {
+            series.end = End::OutOfTime;
+            break;
+        };
+        let point = match point {
+            Ok(point) => point,
+            Err(()) => {
+                series.end = End::Refused(size);
+                break;
+            }
+        };
+        let constant = series.constant();
+        let long = point.cut || point.seconds - constant >= half;
+        // Long: asked again, the smaller kept (a load spike, a collection
+        // or a compilation is not the algorithm).
+        let point = if long && !point.cut {
+            match measure_point(engine, &request, size, n, settings) {
+                Some(Ok(again)) if again.seconds < point.seconds => again,
+                _ => point,
+            }
+        } else {
+            point
+        };
+        let long = point.cut || point.seconds - constant >= half;
+        series.points.push(point);
+        last_request = Some(request);
+        if long {
+            series.end = End::Extrapolated(size);
             break;
         }
-        let seconds = median_time(engine, &request, first).as_secs_f64();
-        series.points.push(Point { size, seconds });
+        // The next size would take twice the budget: extrapolated instead.
+        if let (Some(growth), Some(last)) = (series.growth(), series.points.last())
+            && (last.seconds - constant) * growth >= 2.0 * settings.budget.as_secs_f64()
+        {
+            series.end = End::Extrapolated(size);
+            break;
+        }
         n *= 2;
     }
-    (series, None)
+    let slow = match (series.verdict(settings.budget), last_request) {
+        (Verdict::Slow, Some(request)) => Some(Slow {
+            yardsticks: yardsticks(engine.codec(), &request),
+            series: series.clone(),
+            request,
+        }),
+        _ => None,
+    };
+    (series, slow)
+}
+
+/// One size measured: `None` when the probe's time ran out, `Err` when
+/// the implementation refused the question (and its reference does not).
+fn measure_point(
+    engine: &dyn Engine,
+    request: &Request,
+    size: usize,
+    code_points: usize,
+    settings: &Settings,
+) -> Option<Result<Point, ()>> {
+    let point = |spent: Spent, cut| Point {
+        size,
+        code_points,
+        seconds: spent.cpu.as_secs_f64(),
+        peak_memory: spent.peak_memory,
+        cut,
+    };
+    match timed_question(engine, request, settings.budget, settings.until) {
+        Timing::Stopped => None,
+        Timing::Cut(spent) => Some(Ok(point(spent, true))),
+        Timing::Answered(spent, answer) => {
+            if is_refusal(&answer) && !reference_refuses(engine.codec(), request) {
+                return Some(Err(()));
+            }
+            let cpu = median_time(engine, request, spent.cpu);
+            Some(Ok(point(Spent { cpu, ..spent }, false)))
+        }
+    }
 }
 
 /// Whether the label codec's reference refuses `request` too (a label too
@@ -607,7 +757,7 @@ fn reference_refuses(codec: Codec, request: &Request) -> bool {
 /// algorithm is quadratic, and takes seconds beyond it.
 const RFC_C_YARDSTICK_MAX: usize = 16_384;
 
-/// The yardsticks' times on `request` of `codec`: for Punycode, the C
+/// The yardsticks' CPU times on `request` of `codec`: for Punycode, the C
 /// reference's (only up to [`RFC_C_YARDSTICK_MAX`]) and the clean-room
 /// code's; for the label codec, its reference's under the same profile.
 pub fn yardsticks(codec: Codec, request: &Request) -> Vec<(&'static str, f64)> {
@@ -629,29 +779,49 @@ pub fn yardsticks(codec: Codec, request: &Request) -> Vec<(&'static str, f64)> {
     refs.into_iter()
         .filter(|(name, _)| *name != "rfc-c" || len <= RFC_C_YARDSTICK_MAX)
         .map(|(name, engine)| {
-            let (t, _) = timed(engine, request);
-            (name, median_time(engine, request, t).as_secs_f64())
+            let (_, spent) = spent::measure(|| ask(engine, request));
+            (name, median_time(engine, request, spent.cpu).as_secs_f64())
         })
         .collect()
 }
 
-/// Probes every family in both directions the implementation takes, a
-/// slow answer ending only its own family (the full profile of `punycheck
-/// cost`), sharing the time evenly.
+/// Probes every family in both directions the implementation takes, every
+/// slow family found (the full profile of `punycheck cost`), sharing the
+/// time evenly.
 pub fn probe_all(engine: &dyn Engine, settings: &Settings) -> Probe {
-    probe_with(engine, settings, false)
+    probe_with(engine, settings, false, None)
 }
 
 /// Probes every family in both directions the implementation takes,
-/// within `settings.until`: the first slow answer of a direction ends that
-/// direction (one slow cause each, whatever the family), and the probe
-/// shares its time evenly among what is left.
+/// within `settings.until`: the first slow family of a direction ends that
+/// direction (one slow cause each: one slow algorithm shows in several
+/// families), and the probe shares its time evenly among what is left.
 pub fn probe(engine: &dyn Engine, settings: &Settings) -> Probe {
-    probe_with(engine, settings, true)
+    probe_with(engine, settings, true, None)
 }
 
-/// [`probe`], or with `first_only` false [`probe_all`].
-fn probe_with(engine: &dyn Engine, settings: &Settings, first_only: bool) -> Probe {
+/// Measures the families of one direction again, by the same rule
+/// ([`probe`]), up to `family` when one is named (the cause's own family
+/// comes at its place in the order): whether one is slow. What a slow
+/// cause's reproducer and a baseline's replay ask.
+pub fn still_slow(
+    engine: &dyn Engine,
+    direction: Direction,
+    family: Option<Family>,
+    settings: &Settings,
+) -> Option<Slow> {
+    let probe = probe_with(engine, settings, true, Some((direction, family)));
+    probe.slow.into_iter().next()
+}
+
+/// [`probe`], or with `first_only` false [`probe_all`]; with `only`, one
+/// direction, and in it one family or all.
+fn probe_with(
+    engine: &dyn Engine,
+    settings: &Settings,
+    first_only: bool,
+    only: Option<(Direction, Option<Family>)>,
+) -> Probe {
     let caps = engine.capabilities();
     let mut found = Probe::default();
     let directions: Vec<Direction> = [
@@ -660,19 +830,24 @@ fn probe_with(engine: &dyn Engine, settings: &Settings, first_only: bool) -> Pro
     ]
     .into_iter()
     .filter_map(|(d, on)| on.then_some(d))
+    .filter(|d| only.is_none_or(|(o, _)| o == *d))
     .collect();
+    let families: Vec<Family> = match only {
+        Some((_, Some(family))) => vec![family],
+        _ => Family::ALL.to_vec(),
+    };
     // Series still to measure, this one included.
-    let mut left = directions.len() * Family::ALL.len();
+    let mut left = directions.len() * families.len();
     for direction in directions {
-        let mut families = Family::ALL.iter();
-        for &family in families.by_ref() {
+        let mut todo = families.iter();
+        for &family in todo.by_ref() {
             let now = Instant::now();
             let share =
                 settings.until.saturating_duration_since(now) / u32::try_from(left).unwrap_or(1);
             left -= 1;
-            // Enough for one answer over the budget and its confirmation.
+            // Enough for two answers at the hang guard.
             let own = Settings {
-                until: (now + share.max(settings.budget * 3)).min(settings.until),
+                until: (now + share.max(hang_guard(settings.budget) * 2)).min(settings.until),
                 ..*settings
             };
             let (series, slow) = measure(engine, family, direction, &own);
@@ -685,7 +860,7 @@ fn probe_with(engine: &dyn Engine, settings: &Settings, first_only: bool) -> Pro
             }
         }
         // A direction found slow is not measured further.
-        left -= families.len();
+        left -= todo.len();
     }
     found
 }
@@ -714,24 +889,133 @@ mod tests {
         assert_ne!(shuffled, sorted);
     }
 
-    #[test]
-    fn growth_is_read_per_doubling() {
-        let series = |times: &[(usize, f64)]| Series {
+    fn series(limit: usize, times: &[(usize, f64)]) -> Series {
+        Series {
             family: Family::OneRun,
             direction: Direction::Encode,
+            limit,
             points: times
                 .iter()
-                .map(|&(size, seconds)| Point { size, seconds })
+                .map(|&(size, seconds)| Point {
+                    size,
+                    code_points: size,
+                    seconds,
+                    peak_memory: None,
+                    cut: false,
+                })
                 .collect(),
             end: End::Max,
-        };
-        let quadratic = series(&[(64, 0.0001), (1024, 0.01), (2048, 0.04)]);
-        assert!((quadratic.growth().unwrap() - 4.0).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn growth_is_read_per_doubling_beyond_the_constant() {
+        let quadratic = series(65536, &[(64, 0.0001), (1024, 0.0101), (2048, 0.0401)]);
+        assert!((quadratic.growth().unwrap() - 4.0).abs() < 1e-6);
         assert!(growth_words(4.0).ends_with("quadratic"));
         assert!(growth_words(2.1).ends_with("about linear"));
         // Too fast to say: no growth.
-        assert_eq!(series(&[(64, 0.0001), (128, 0.0002)]).growth(), None);
-        assert_eq!(quadratic.largest_within(), Some(2048));
+        assert_eq!(series(65536, &[(64, 0.0001), (128, 0.0002)]).growth(), None);
+        assert_eq!(quadratic.largest_within(DEFAULT_BUDGET), Some(2048));
+        // A start-up of 50 ms in every answer is taken off: linear growth
+        // beneath it reads as linear, not as "flat".
+        let start_up = series(
+            65536,
+            &[(64, 0.050), (1024, 0.070), (2048, 0.090), (4096, 0.130)],
+        );
+        assert!((start_up.growth().unwrap() - 2.0).abs() < 1e-6);
+        // One outlier among three sizes moves the slope, not the class.
+        let outlier = series(
+            65536,
+            &[(64, 0.0), (4096, 0.01), (8192, 0.06), (16384, 0.16)],
+        );
+        let g = outlier.growth().unwrap();
+        assert!((3.0..6.0).contains(&g), "{g}");
+    }
+
+    /// The verdict's margins: slow from three times the budget at the
+    /// limit when faster than linear, never at a third of it, "near" in
+    /// between and for linear code over it; the same series measured on a
+    /// machine twice as slow (every time doubled) keeps its verdict away
+    /// from the edges.
+    #[test]
+    fn the_verdict_is_taken_at_the_limit_with_a_margin() {
+        let budget = DEFAULT_BUDGET;
+        // Quadratic, 0.25 s at 8,192: 16 s at 65,536.
+        let slow = series(
+            65536,
+            &[(64, 0.0), (2048, 0.015625), (4096, 0.0625), (8192, 0.25)],
+        );
+        assert!((slow.at_limit().unwrap() - 16.0).abs() < 1e-6);
+        assert_eq!(slow.verdict(budget), Verdict::Slow);
+        // The same under a declared limit of 8,192: measured there, within.
+        let limited = Series {
+            limit: 8192,
+            ..slow.clone()
+        };
+        assert_eq!(limited.verdict(budget), Verdict::Within);
+        // Quadratic, 1 s at its limit: near, whatever the machine.
+        let near = series(
+            65536,
+            &[
+                (64, 0.0),
+                (4096, 0.00390625),
+                (8192, 0.015625),
+                (16384, 0.0625),
+            ],
+        );
+        assert_eq!(near.verdict(budget), Verdict::Near);
+        // Linear, 5 s at its limit: near, never slow.
+        let linear = series(
+            65536,
+            &[(64, 0.0), (4096, 0.3125), (8192, 0.625), (16384, 1.25)],
+        );
+        assert_eq!(linear.verdict(budget), Verdict::Near);
+        for s in [&slow, &near, &linear] {
+            let doubled = Series {
+                points: s
+                    .points
+                    .iter()
+                    .map(|p| Point {
+                        seconds: p.seconds * 2.0,
+                        ..p.clone()
+                    })
+                    .collect(),
+                ..s.clone()
+            };
+            assert_eq!(doubled.verdict(budget), s.verdict(budget), "{s:?}");
+        }
+        assert_eq!(series(65536, &[]).verdict(budget), Verdict::Within);
+    }
+
+    /// A decoding's limit counts bytes, its growth code points: the time at
+    /// the limit is extrapolated to the code points that fit in it.
+    #[test]
+    fn a_decodings_limit_is_taken_in_code_points() {
+        let mut decode = series(65536, &[]);
+        decode.direction = Direction::Decode;
+        decode.points = [(1024, 2048, 0.0), (2048, 4096, 0.01), (4096, 8192, 0.04)]
+            .iter()
+            .map(|&(code_points, size, seconds)| Point {
+                size,
+                code_points,
+                seconds,
+                peak_memory: None,
+                cut: false,
+            })
+            .collect();
+        // 32,768 code points fit in 65,536 bytes: three more doublings.
+        assert!((decode.at_limit().unwrap() - 0.04 * 64.0).abs() < 1e-6);
+        let within = decode.largest_size_within(DEFAULT_BUDGET).unwrap();
+        assert!((40950..=40960).contains(&within), "{within}");
+    }
+
+    #[test]
+    fn a_slow_key_names_its_family_and_reads_back() {
+        for family in Family::ALL {
+            assert_eq!(family_of_slow(&slow_got(family)), Some(family));
+        }
+        assert_eq!(family_of_slow(SLOW_GOT), None);
     }
 
     /// Probes `engine` with ten times the budget and all the time it

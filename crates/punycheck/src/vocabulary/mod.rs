@@ -14,6 +14,7 @@ use crate::rfc_text::parse_code_point_token;
 
 pub mod classes;
 pub mod excerpt;
+pub mod families;
 
 pub use excerpt::{excerpt, quoted};
 
@@ -93,12 +94,25 @@ impl CodePoints {
     /// end in `*N` (`u+0061*1927`): N copies of that code point and flag,
     /// N a decimal number from 1, so that long vectors stay short; and a
     /// token `u+XXXX..u+YYYY` stands for every code point from the first to
-    /// the last, descending when the first is the larger. At most
+    /// the last, descending when the first is the larger; a token
+    /// `FAMILY:N` (`distinct-shuffled:16384`) for the first N code points of
+    /// a cost probe's family ([`families::Family`]). At most
     /// [`CodePoints::MAX_PARSED`] code points in all, checked before
     /// anything is allocated for a run.
     pub fn parse(text: &str) -> Result<Self, ParseError> {
         let mut cps = CodePoints::default();
         for token in text.split_whitespace() {
+            if let Some((name, count)) = token.split_once(':') {
+                let family = families::Family::named(name)
+                    .ok_or_else(|| ParseError::BadFamily(token.to_string()))?;
+                let count = parse_run_length(token, count)?;
+                if cps.values.len() + count > Self::MAX_PARSED {
+                    return Err(ParseError::TooMany(token.to_string()));
+                }
+                cps.values.extend(family.code_points(count));
+                cps.flags.resize(cps.values.len(), false);
+                continue;
+            }
             if let Some((first, last)) = token.split_once("..") {
                 cps.push_range(token, first, last)?;
                 continue;
@@ -229,6 +243,8 @@ pub enum ParseError {
     BadRange(String),
     /// The `N` of `u+XXXX*N` is not a decimal number.
     BadRunLength(String),
+    /// A `FAMILY:N` token whose family is none of the cost probe's.
+    BadFamily(String),
     /// `u+XXXX*0`.
     ZeroRunLength(String),
     /// The `N` of `u+XXXX*N` is above [`CodePoints::MAX_PARSED`].
@@ -255,6 +271,14 @@ impl fmt::Display for ParseError {
                 f,
                 "bad run length in {token:?} (u+XXXX*N, N a decimal number from 1)"
             ),
+            ParseError::BadFamily(token) => {
+                let names: Vec<&str> = families::Family::ALL.iter().map(|f| f.name()).collect();
+                write!(
+                    f,
+                    "bad family in {token:?} (FAMILY:N, the family one of {})",
+                    names.join(", ")
+                )
+            }
             ParseError::ZeroRunLength(token) => {
                 write!(f, "run length 0 in {token:?} (N starts at 1)")
             }
@@ -346,6 +370,9 @@ pub enum EngineError {
     /// It gave no answer in time, even when asked again with a longer
     /// time limit.
     Hung(String),
+    /// It was killed for holding more resident memory than the limit
+    /// (`--memory-limit`): the message says how much it held.
+    Memory(String),
     /// The run's own time ran out while it was answering: no answer, and
     /// nothing to hold against it.
     Cancelled,
@@ -373,6 +400,7 @@ impl fmt::Display for EngineError {
             EngineError::Limit(why) => write!(f, "own size limit: {why}"),
             EngineError::Crashed(why) => write!(f, "crashed: {why}"),
             EngineError::Hung(why) => write!(f, "hung: {why}"),
+            EngineError::Memory(why) => write!(f, "over the memory limit: {why}"),
             EngineError::Cancelled => f.write_str("not finished: the run's time ran out"),
             EngineError::Broken(why) => write!(f, "broken: {why}"),
         }

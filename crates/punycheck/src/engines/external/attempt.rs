@@ -2,9 +2,10 @@
 //! workers that answer: what `exec:`, `pipe:` and `so:` share.
 //!
 //! - [`ask_twice`]: a question is asked once within the time limit; one
-//!   that does not answer in time is asked once more with four times the
-//!   limit ([`RETRY_FACTOR`]) before it counts as hung
-//!   ([`EngineError::Hung`]). A machine busy for a moment is not a hang.
+//!   that does not answer in time is asked once more with the same limit
+//!   ([`RETRY_FACTOR`]) before it counts as hung ([`EngineError::Hung`]):
+//!   a machine busy for a moment is not a hang, and a hang costs the limit
+//!   twice, no more.
 //! - [`Deadline`]: the instant by which every answer of a run must be in
 //!   ([`crate::engines::Engine::set_deadline`]); an attempt never waits
 //!   past it, and one that it cuts short is [`EngineError::Cancelled`],
@@ -18,8 +19,9 @@ use std::time::{Duration, Instant};
 
 use crate::vocabulary::EngineError;
 
-/// How much longer the second try of a question that timed out may take.
-pub(super) const RETRY_FACTOR: u32 = 4;
+/// How much longer the second try of a question that timed out may take:
+/// no longer, so that a hang costs the time limit twice.
+pub(super) const RETRY_FACTOR: u32 = 1;
 
 /// The instant by which every answer must be in, or none; set for a whole
 /// run and read by every question.
@@ -50,7 +52,7 @@ pub(super) enum Missed {
 /// Asks a question by `attempt` (given the time it may take) within
 /// `timeout`, never past `deadline`; when it times out, once more with
 /// [`RETRY_FACTOR`] times `timeout`. Two timeouts are
-/// [`EngineError::Hung`]: `no answer within T s, nor within 4T s when asked
+/// [`EngineError::Hung`]: `no answer within T s, nor within T s when asked
 /// again{again}` and what the second timeout added, `again` saying how it
 /// was asked again (` (killed)`). A timeout that the deadline made
 /// shorter, and an attempt the deadline leaves no time for, are
@@ -146,17 +148,17 @@ mod tests {
     const SECOND: Duration = Duration::from_secs(1);
 
     #[test]
-    fn a_timeout_is_asked_again_with_four_times_the_limit_then_hangs() {
+    fn a_timeout_is_asked_again_with_the_same_limit_then_hangs() {
         let mut given = Vec::new();
         let hung: Result<(), _> = ask_twice(SECOND, &Deadline::default(), " (killed)", |t| {
             given.push(t);
             Err(Missed::TimedOut(format!("; try {}", given.len())))
         });
-        assert_eq!(given, [SECOND, SECOND * 4]);
+        assert_eq!(given, [SECOND, SECOND]);
         assert_eq!(
             hung,
             Err(EngineError::Hung(
-                "no answer within 1.0 s, nor within 4.0 s when asked again (killed); try 2".into()
+                "no answer within 1.0 s, nor within 1.0 s when asked again (killed); try 2".into()
             ))
         );
     }

@@ -38,8 +38,6 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use wait_timeout::ChildExt;
-
 use super::StartError;
 use super::attempt::{Deadline, Missed, ask_twice, cores};
 use super::line::{MAX_OUTPUT, Program, crash_line, parse_token, probe};
@@ -129,9 +127,18 @@ impl Exec {
         });
         let out_reader = drain(stdout);
         let err_reader = drain(stderr);
-        let status = match child.wait_timeout(allowed) {
-            Ok(Some(status)) => status,
+        let status = match process::wait_spent(&mut child, allowed) {
+            Ok(Some((status, spent))) => {
+                process::forget(&child);
+                crate::engines::spent::record(spent);
+                status
+            }
             Ok(None) => {
+                // What it spent until now, for a cost probe's question cut
+                // by its time limit: at least that much.
+                if let Some(before) = crate::engines::spent::Before::read(child.id(), false) {
+                    before.record_since_start();
+                }
                 kill_group(&mut child);
                 let printed = out_reader
                     .recv_timeout(Duration::from_secs(1))
@@ -154,7 +161,6 @@ impl Exec {
             }
         };
         // Whatever it left running in its group must not hold the pipes open.
-        kill_group(&mut child);
         let _ = feeder.join();
         let grace = Duration::from_secs(1);
         let (Ok(stdout), Ok(stderr)) = (
@@ -171,6 +177,11 @@ impl Exec {
                 MAX_OUTPUT >> 20
             ))));
         };
+        if let Some(held) = process::over_memory(child.id()) {
+            return Err(Missed::Failed(EngineError::Memory(
+                process::memory_message(held),
+            )));
+        }
         if status.code().is_none() {
             let signal = status.signal().unwrap_or(0);
             let said = crash_line(&String::from_utf8_lossy(&stderr));

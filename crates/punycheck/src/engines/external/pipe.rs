@@ -42,7 +42,9 @@ use super::attempt::{Deadline, Missed, Pool, ask_twice, cores};
 use super::line::{MAX_OUTPUT, Program, crash_line, parse_token, probe};
 use super::process::{self, StderrTail};
 use crate::codec::Codec;
-use crate::engines::{Capabilities, Declaration, DecodeResult, EncodeResult, Engine, EngineError};
+use crate::engines::{
+    Capabilities, Declaration, DecodeResult, EncodeResult, Engine, EngineError, spent,
+};
 use crate::punycode::Decoded;
 use crate::vocabulary::excerpt::{EXCERPT_BYTES, quoted_head};
 use crate::vocabulary::{excerpt, parse_hex, quoted};
@@ -62,6 +64,9 @@ pub struct Pipe {
 #[derive(Debug)]
 struct Worker {
     child: Child,
+    /// Whether it has not been asked anything yet (its start-up may still
+    /// be running).
+    fresh: bool,
     /// Questions for the writer thread (which owns the program's stdin).
     questions: mpsc::Sender<Vec<u8>>,
     /// Lines of its standard output, from the reader thread.
@@ -205,6 +210,7 @@ impl Worker {
         thread::spawn(move || read_answers(stdout, send, &line));
         Ok(Worker {
             child,
+            fresh: true,
             questions,
             answers,
             unfinished,
@@ -215,15 +221,25 @@ impl Worker {
     /// Asks one question; the worker comes back with the answer, or is
     /// ended. A timeout says what the answer line had begun with, if
     /// anything.
-    fn ask(self, question: &[u8], allowed: Duration) -> Result<(Worker, Vec<u8>), Missed> {
+    fn ask(mut self, question: &[u8], allowed: Duration) -> Result<(Worker, Vec<u8>), Missed> {
         self.stderr.clear();
+        let before = spent::Before::read(self.child.id(), self.fresh);
+        self.fresh = false;
         let mut line = Vec::with_capacity(question.len() + 1);
         line.extend_from_slice(question);
         line.push(b'\n');
         // A send fails only when the writer thread has stopped, because the
         // program closed its input: its output will say the rest.
         let _ = self.questions.send(line);
-        match self.answers.recv_timeout(allowed) {
+        let answer = self.answers.recv_timeout(allowed);
+        // What it spent: for a question cut by its time limit, at least
+        // that much.
+        if let (Some(before), Ok(Line::Text(_)) | Err(mpsc::RecvTimeoutError::Timeout)) =
+            (before, &answer)
+        {
+            before.record();
+        }
+        match answer {
             Ok(Line::Text(answer)) => Ok((self, answer)),
             Ok(Line::TooLong) => Err(Missed::Failed(EngineError::Broken(format!(
                 "an answer longer than {} MiB, the most punycheck reads",
@@ -254,6 +270,9 @@ impl Worker {
             .wait_timeout(Duration::from_secs(1))
             .ok()
             .flatten();
+        if let Some(held) = process::over_memory(self.child.id()) {
+            return EngineError::Memory(process::memory_message(held));
+        }
         // Its standard error may still be draining: read it to its end (a
         // child it left holding the stream open is killed with its group).
         if !self.stderr.ended_within(Duration::from_secs(1)) {

@@ -17,12 +17,24 @@
 //!
 //! The end of a program's standard error, where it says why it died, is
 //! kept as it runs (`StderrTail`, for `pipe:` programs and `so:` workers).
+//!
+//! # Memory
+//!
+//! Every recorded program runs under a limit of resident memory
+//! ([`set_memory_limit`], `--memory-limit`, 2,048 MB by default as
+//! libFuzzer's `-rss_limit_mb`): a thread reads each one's resident memory
+//! (`VmRSS`) every [`WATCH_EVERY`], and its descendants' about once a
+//! second, and kills the group of one over the limit. Resident memory, not
+//! address space: Node and the JVM reserve far more than they use, so
+//! `RLIMIT_AS` would stop them starting. Whoever waits for the program
+//! then learns why it died from [`over_memory`].
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{self, Read};
 use std::os::unix::process::CommandExt;
-use std::process::{Child, Command};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::os::unix::process::ExitStatusExt;
+use std::process::{Child, Command, ExitStatus};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Once, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -41,6 +53,26 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 /// How often the orphan reaper looks for adopted children.
 const REAP_EVERY: Duration = Duration::from_millis(200);
 
+/// The default `--memory-limit`, in bytes: libFuzzer's `-rss_limit_mb`.
+pub const DEFAULT_MEMORY_LIMIT: u64 = 2048 << 20;
+
+/// The limit of resident memory in bytes, 0 for none.
+static MEMORY_LIMIT: AtomicU64 = AtomicU64::new(DEFAULT_MEMORY_LIMIT);
+
+/// How often the memory watcher reads each program's resident memory.
+const WATCH_EVERY: Duration = Duration::from_millis(25);
+
+/// Every how many readings the watcher also counts the descendants in a
+/// program's process group (which needs a walk over `/proc`).
+const GROUP_EVERY: u32 = 40;
+
+/// The programs killed for their memory: process id to the resident
+/// memory read then, in bytes. Kept until asked ([`over_memory`]).
+static OVER_MEMORY: Mutex<BTreeMap<libc::pid_t, u64>> = Mutex::new(BTreeMap::new());
+
+/// Whether the memory watcher runs.
+static WATCHING: Once = Once::new();
+
 fn live() -> MutexGuard<'static, BTreeSet<libc::pid_t>> {
     LIVE.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -56,7 +88,116 @@ pub fn spawn(command: &mut Command) -> io::Result<Child> {
     if let Ok(pid) = libc::pid_t::try_from(child.id()) {
         live.insert(pid);
     }
+    drop(live);
+    watch_memory();
     Ok(child)
+}
+
+/// Sets the limit of resident memory of every program started (`None`:
+/// none), in bytes.
+pub fn set_memory_limit(bytes: Option<u64>) {
+    MEMORY_LIMIT.store(bytes.unwrap_or(0), Ordering::SeqCst);
+}
+
+/// The limit of resident memory, in bytes, if any.
+pub fn memory_limit() -> Option<u64> {
+    Some(MEMORY_LIMIT.load(Ordering::SeqCst)).filter(|&b| b > 0)
+}
+
+/// Whether the program `pid` was killed for going over the memory limit,
+/// with the resident memory read then (bytes); asked once, forgotten.
+pub fn over_memory(pid: u32) -> Option<u64> {
+    let pid = libc::pid_t::try_from(pid).ok()?;
+    OVER_MEMORY
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .remove(&pid)
+}
+
+/// What a program killed for its memory is told by: the limit, what it
+/// held, and the option that moves the limit.
+pub fn memory_message(held: u64) -> String {
+    format!(
+        "killed by punycheck holding {} MB of resident memory, over the limit of {} MB (--memory-limit)",
+        held >> 20,
+        memory_limit().unwrap_or(0) >> 20
+    )
+}
+
+/// Starts the memory watcher, once.
+fn watch_memory() {
+    WATCHING.call_once(|| {
+        let _ = thread::Builder::new()
+            .name("memory-watcher".into())
+            .spawn(|| {
+                let mut turn = 0u32;
+                loop {
+                    thread::sleep(WATCH_EVERY);
+                    turn = turn.wrapping_add(1);
+                    if let Some(limit) = memory_limit() {
+                        enforce(limit, turn.is_multiple_of(GROUP_EVERY));
+                    }
+                }
+            });
+    });
+}
+
+/// Kills every recorded program over `limit` bytes: its own resident
+/// memory, or with `groups` its whole process group's.
+fn enforce(limit: u64, groups: bool) {
+    let programs: Vec<libc::pid_t> = live().iter().copied().collect();
+    if programs.is_empty() {
+        return;
+    }
+    let mut held: BTreeMap<libc::pid_t, u64> = programs
+        .iter()
+        .map(|&pid| {
+            (
+                pid,
+                crate::engines::spent::resident_memory(pid).unwrap_or(0),
+            )
+        })
+        .collect();
+    if groups {
+        for (pid, group, resident) in processes() {
+            if pid != group
+                && let Some(sum) = held.get_mut(&group)
+            {
+                *sum += resident;
+            }
+        }
+    }
+    for (pgid, resident) in held {
+        if resident > limit {
+            OVER_MEMORY
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(pgid, resident);
+            kill_group(pgid);
+        }
+    }
+}
+
+/// Every process's id, process group and resident memory in bytes
+/// (`/proc/PID/stat`).
+fn processes() -> Vec<(libc::pid_t, libc::pid_t, u64)> {
+    // SAFETY: sysconf(3) reads a constant.
+    let page = u64::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096);
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|entry| {
+            let pid: libc::pid_t = entry.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
+            // From the state (field 3): pgrp is field 5, rss field 24.
+            let group = fields.get(2)?.parse().ok()?;
+            let pages: u64 = fields.get(21)?.parse().ok()?;
+            Some((pid, group, pages * page))
+        })
+        .collect()
 }
 
 /// Kills `child`'s whole process group, reaps the child, and forgets it.
@@ -68,6 +209,55 @@ pub fn end(child: &mut Child) {
     let _ = child.kill();
     let _ = child.wait();
     if let Some(pid) = pid {
+        live().remove(&pid);
+    }
+}
+
+/// Waits at most `within` for `child` to end, reaping it with `wait4(2)`:
+/// how it ended and what it spent ([`crate::engines::spent`]); `None`
+/// when it is still running (and left running). A reaped child is then
+/// let go with [`forget`], never [`end`].
+pub fn wait_spent(
+    child: &mut Child,
+    within: Duration,
+) -> io::Result<Option<(ExitStatus, crate::engines::spent::Spent)>> {
+    let pid = libc::pid_t::try_from(child.id()).map_err(io::Error::other)?;
+    let end = Instant::now() + within;
+    // Polled, from 50 us up to 2 ms apart: a run's start-up takes longer.
+    let mut pause = Duration::from_micros(50);
+    loop {
+        let mut status: libc::c_int = 0;
+        // SAFETY: an all-zero rusage is a valid value of the plain C struct.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: wait4(2) on our own child writes one int and one rusage,
+        // which `status` and `usage` are.
+        let got = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if got == pid {
+            return Ok(Some((
+                ExitStatus::from_raw(status),
+                crate::engines::spent::of_rusage(&usage),
+            )));
+        }
+        if got < 0 {
+            let error = io::Error::last_os_error();
+            if error.kind() != io::ErrorKind::Interrupted {
+                return Err(error);
+            }
+        }
+        let now = Instant::now();
+        if now >= end {
+            return Ok(None);
+        }
+        thread::sleep(pause.min(end - now));
+        pause = (pause * 2).min(Duration::from_millis(2));
+    }
+}
+
+/// Lets go of a child that [`wait_spent`] reaped: kills what is left of
+/// its process group and forgets it.
+pub fn forget(child: &Child) {
+    if let Ok(pid) = libc::pid_t::try_from(child.id()) {
+        kill_group(pid);
         live().remove(&pid);
     }
 }

@@ -52,12 +52,18 @@ struct CostJson {
 struct SeriesJson {
     family: &'static str,
     direction: &'static str,
-    /// Sizes answered within the budget, with their seconds.
+    /// Sizes answered, with their CPU seconds.
     points: Vec<PointJson>,
-    /// `max`, `declared-limit`, `refused`, `over-budget` or `out-of-time`.
+    /// `max`, `declared-limit`, `refused`, `extrapolated` or `out-of-time`.
     end: &'static str,
-    /// The size that stopped it, for `refused` and `over-budget`.
+    /// The size that stopped it, for `refused` and `extrapolated`.
     end_size: Option<usize>,
+    /// The largest size the declaration allows: where the verdict is taken.
+    limit: usize,
+    /// CPU seconds at `limit`, measured or extrapolated.
+    at_limit: Option<f64>,
+    /// `within`, `near` or `slow`.
+    verdict: &'static str,
     /// The time ratio per doubling of the size, when it could be read.
     growth: Option<f64>,
 }
@@ -65,7 +71,10 @@ struct SeriesJson {
 #[derive(Serialize)]
 struct PointJson {
     size: usize,
+    code_points: usize,
     seconds: f64,
+    peak_memory: Option<u64>,
+    cut: bool,
 }
 
 fn cost_json(cost: &super::CostReport) -> CostJson {
@@ -81,7 +90,7 @@ fn cost_json(cost: &super::CostReport) -> CostJson {
                     End::Max => ("max", None),
                     End::DeclaredLimit => ("declared-limit", None),
                     End::Refused(n) => ("refused", Some(n)),
-                    End::OverBudget(n) => ("over-budget", Some(n)),
+                    End::Extrapolated(n) => ("extrapolated", Some(n)),
                     End::OutOfTime => ("out-of-time", None),
                 };
                 SeriesJson {
@@ -92,11 +101,21 @@ fn cost_json(cost: &super::CostReport) -> CostJson {
                         .iter()
                         .map(|p| PointJson {
                             size: p.size,
+                            code_points: p.code_points,
                             seconds: p.seconds,
+                            peak_memory: p.peak_memory,
+                            cut: p.cut,
                         })
                         .collect(),
                     end,
                     end_size,
+                    limit: s.limit,
+                    at_limit: s.at_limit(),
+                    verdict: match s.verdict(cost.bounds.budget) {
+                        crate::harness::cost::Verdict::Within => "within",
+                        crate::harness::cost::Verdict::Near => "near",
+                        crate::harness::cost::Verdict::Slow => "slow",
+                    },
                     growth: s.growth(),
                 }
             })

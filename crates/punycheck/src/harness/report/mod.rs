@@ -104,7 +104,16 @@ pub struct CheckReport {
     /// What the cost probe measured; `None` without one (`--no-cost`, or
     /// the check was stopping before it).
     pub cost: Option<CostReport>,
+    /// The folder where a question too long for a reproducer's line is
+    /// written ([`CheckReport::long_inputs`]), the line naming the file;
+    /// `None`: such a line keeps its question.
+    pub long_inputs: Option<std::path::PathBuf>,
 }
+
+/// The longest question a `reproduce:` line carries itself: a longer one
+/// is read from a file (`--encode-file`, `--decode-file`), so that every
+/// line stays within 1,000 bytes.
+pub const LONGEST_QUESTION: usize = 600;
 
 /// What the cost probe of a check measured ([`super::cost`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -313,21 +322,32 @@ impl CheckReport {
     /// The one-line command that reproduces a cause; it exits 1 while the
     /// cause is there.
     pub fn repro_command(&self, cause: &Cause) -> String {
-        let property = if cause.property.is_some() {
-            " --properties".to_string()
-        } else if cause.key.kind == Kind::Slow {
-            let budget = self
+        if cause.key.kind == Kind::Slow {
+            // Its family at its size, judged again by the probe's rule.
+            let bounds = self
                 .cost
                 .as_ref()
-                .map_or(cost::DEFAULT_BUDGET, |c| c.bounds.budget);
-            format!(" --slower-than {}", budget.as_secs_f64())
+                .map_or_else(cost::Bounds::default, |c| c.bounds);
+            let question = match cause.key.direction {
+                "encode" => format!("--encode '{}' --no-flags", cause.input),
+                _ => format!("--decode-of '{}'", cause.input),
+            };
+            return format!(
+                "{} {question} --slower-than {} --cost-max {}",
+                self.repro_prefix,
+                bounds.budget.as_secs_f64(),
+                bounds.max
+            );
+        }
+        let property = if cause.property.is_some() {
+            " --properties"
         } else {
-            String::new()
+            ""
         };
         format!(
             "{} {}{property}",
             self.repro_prefix,
-            cause.request.repro_args()
+            self.question_args(&cause.request)
         )
     }
 
@@ -397,7 +417,75 @@ impl CheckReport {
     /// The one-line command that asks `request` again (for a failed
     /// vector).
     pub fn repro_of_request(&self, request: &Request) -> String {
-        format!("{} {}", self.repro_prefix, request.repro_args())
+        format!("{} {}", self.repro_prefix, self.question_args(request))
+    }
+
+    /// The arguments that ask `request`: itself, or where it is longer
+    /// than [`LONGEST_QUESTION`] and a folder is set, the file it is
+    /// written to ([`CheckReport::long_inputs`]).
+    fn question_args(&self, request: &Request) -> String {
+        let args = request.repro_args();
+        match self.long_input_file(request) {
+            Some((path, _)) if args.len() > LONGEST_QUESTION => {
+                let path = shell_words::quote(&path.to_string_lossy()).into_owned();
+                match request {
+                    Request::Encode { flags: Some(_), .. } => format!("--encode-file {path}"),
+                    Request::Encode { flags: None, .. } => {
+                        format!("--encode-file {path} --no-flags")
+                    }
+                    Request::Decode(_) => format!("--decode-file {path}"),
+                }
+            }
+            _ => args,
+        }
+    }
+
+    /// Where `request` is written when its line would be too long, with
+    /// what the file holds: an encoding's `u+XXXX` tokens, or the bytes to
+    /// decode as they are. Named by a hash of its content, so that the same
+    /// question is one file.
+    fn long_input_file(&self, request: &Request) -> Option<(std::path::PathBuf, Vec<u8>)> {
+        let folder = self.long_inputs.as_ref()?;
+        let content = match request {
+            Request::Encode { code_points, flags } => {
+                crate::vocabulary::CodePoints::with_flags(code_points, flags.as_deref())
+                    .compact()
+                    .into_bytes()
+            }
+            Request::Decode(bytes) => bytes.clone(),
+        };
+        // FNV-1a: stable across runs and builds, unlike the std hasher.
+        let hash = content.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        let name = format!(
+            "punycheck-{}-{hash:016x}.txt",
+            super::causes::direction(request)
+        );
+        Some((folder.join(name), content))
+    }
+
+    /// The files of the questions too long for a line, to write beside the
+    /// report: every cause's and every failed vector's.
+    pub fn long_inputs(&self) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+        let causes = self
+            .campaign
+            .causes
+            .iter()
+            .filter(|c| c.key.kind != Kind::Slow);
+        let requests = causes.map(|c| &c.request).chain(
+            self.vector_results
+                .iter()
+                .filter(|r| !matches!(r.status, VectorStatus::Pass))
+                .map(|r| &r.request),
+        );
+        let mut files: Vec<(std::path::PathBuf, Vec<u8>)> = requests
+            .filter(|r| r.repro_args().len() > LONGEST_QUESTION)
+            .filter_map(|r| self.long_input_file(r))
+            .collect();
+        files.sort();
+        files.dedup();
+        files
     }
 
     /// The index of the cause a failed vector belongs to.

@@ -174,9 +174,12 @@ impl CheckReport {
 }
 
 impl CostReport {
-    /// One line per direction: how far every family went within the
-    /// budget, the steepest growth, and what stopped a family early.
+    /// One line per direction: the CPU time of every family at its limit
+    /// (measured or extrapolated), the steepest growth, the peak memory,
+    /// the families near the budget (information, not a cause), and what
+    /// stopped a family early.
     pub fn lines(&self) -> Vec<String> {
+        let budget = self.bounds.budget;
         let mut lines = Vec::new();
         for direction in [cost::Direction::Encode, cost::Direction::Decode] {
             let series: Vec<&cost::Series> = self
@@ -190,11 +193,12 @@ impl CostReport {
             let mut parts = Vec::new();
             let within = series
                 .iter()
-                .map(|s| s.largest_within().unwrap_or(0))
-                .min()
-                .unwrap_or(0);
+                .filter(|s| s.verdict(budget) == cost::Verdict::Within)
+                .count();
+            let limit = series.iter().map(|s| s.limit).max().unwrap_or(0);
             parts.push(format!(
-                "every family within the budget up to {within} {}",
+                "{within} of {} families within a third of the budget at their limit ({limit} {}; CPU time)",
+                series.len(),
                 cost::unit(direction)
             ));
             if let Some((growth, family)) = series
@@ -208,15 +212,29 @@ impl CostReport {
                     family.name()
                 ));
             }
+            if let Some(peak) = series.iter().filter_map(|s| s.peak_memory()).max() {
+                let growth = series
+                    .iter()
+                    .filter_map(|s| s.memory_growth())
+                    .max_by(f64::total_cmp)
+                    .map(|g| format!(", growing x{g:.1} per doubling at most"))
+                    .unwrap_or_default();
+                parts.push(format!("peak memory {} MB{growth}", peak >> 20));
+            }
             for s in &series {
-                let why = match s.end {
-                    cost::End::Max => continue,
-                    cost::End::DeclaredLimit => "its declared limit".to_string(),
-                    cost::End::Refused(n) => format!("refused at {n}"),
-                    cost::End::OverBudget(n) => format!("over the budget at {n}: a slow cause"),
-                    cost::End::OutOfTime => "out of time".to_string(),
+                let why = match (s.verdict(budget), &s.end) {
+                    (cost::Verdict::Slow, _) => "slow: a cause".to_string(),
+                    (cost::Verdict::Near, _) => format!(
+                        "near the budget (about {} at {}; not a cause)",
+                        s.at_limit().map_or("?".into(), cost::seconds_text),
+                        s.limit
+                    ),
+                    (_, cost::End::Max | cost::End::Extrapolated(_)) => continue,
+                    (_, cost::End::DeclaredLimit) => "stopped by its declared limit".to_string(),
+                    (_, cost::End::Refused(n)) => format!("stopped: refused at {n}"),
+                    (_, cost::End::OutOfTime) => "stopped: out of time".to_string(),
                 };
-                parts.push(format!("{} stopped by {why}", s.family.name()));
+                parts.push(format!("{} {why}", s.family.name()));
             }
             lines.push(format!("{}: {}", direction.name(), parts.join("; ")));
         }

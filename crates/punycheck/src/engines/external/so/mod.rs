@@ -465,7 +465,7 @@ impl So {
                         self.idle.put(worker);
                         Err(Missed::Failed(EngineError::Broken(why.to_string())))
                     }
-                    Err(Failure::Died) => Err(Missed::Failed(EngineError::Crashed(worker.death()))),
+                    Err(Failure::Died) => Err(Missed::Failed(worker.fault())),
                     Err(Failure::Garbled(why)) => Err(Missed::Failed(EngineError::Broken(
                         format!("the worker's answer is garbled ({why})"),
                     ))),

@@ -20,6 +20,7 @@ use super::channel::{self, Channel, Wait};
 use super::library::{LoadError, Raw};
 use super::wire::{self, CallFailure};
 use super::worker::{FAULT_LINE, WORKER_ARG};
+use crate::engines::{EngineError, spent};
 
 /// Why a worker gave no answer.
 pub(super) enum Failure {
@@ -104,6 +105,8 @@ impl std::error::Error for WorkerError {
 /// A running worker process.
 pub(super) struct Worker {
     child: Child,
+    /// Whether it has not been asked anything yet.
+    fresh: bool,
     stream: UnixStream,
     channel: Channel,
     buffer: Vec<u8>,
@@ -171,6 +174,7 @@ impl Worker {
         let stderr = StderrTail::start(child.stderr.take().expect("stderr is piped"));
         let mut worker = Worker {
             child,
+            fresh: true,
             stream: ours,
             channel,
             buffer: Vec::new(),
@@ -200,14 +204,20 @@ impl Worker {
         allowed: Duration,
     ) -> Result<Result<Raw, CallFailure>, Failure> {
         let end = Instant::now() + allowed;
+        let before = spent::Before::read(self.child.id(), self.fresh);
+        self.fresh = false;
         if let Err(e) = self.channel.send(body, channel::REQUEST) {
             return Ok(Err(CallFailure::NotSent(e.to_string())));
         }
         let socket = self.stream.as_raw_fd();
-        match self
+        let waited = self
             .channel
-            .wait(channel::RESPONSE, Some(end), || alive(socket))
-        {
+            .wait(channel::RESPONSE, Some(end), || alive(socket));
+        // What it spent: for a call cut by its time limit, at least that.
+        if let (Some(before), Wait::Ready | Wait::TimedOut) = (before, &waited) {
+            before.record();
+        }
+        match waited {
             Wait::Ready => {}
             Wait::TimedOut => {
                 self.kill();
@@ -281,6 +291,17 @@ impl Worker {
 
     fn kill(&mut self) {
         process::end(&mut self.child);
+    }
+
+    /// Why the worker died during a call: killed for its memory
+    /// ([`process::over_memory`]), or else a crash ([`Worker::death`]).
+    pub(super) fn fault(mut self) -> EngineError {
+        // Reaped first, so that the memory watcher's word is in.
+        let _ = self.child.wait_timeout(Duration::from_secs(2));
+        match process::over_memory(self.child.id()) {
+            Some(held) => EngineError::Memory(process::memory_message(held)),
+            None => EngineError::Crashed(self.death()),
+        }
     }
 
     /// Why the worker died, for a crash finding: how it ended, and the line
