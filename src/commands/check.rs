@@ -167,7 +167,8 @@ pub fn run(command_line: Config, config: Option<&str>, out: &mut Output) -> Outc
 }
 
 /// Writes each question too long for a `reproduce:` line to a file beside
-/// the report (the folder of the first report file, else the working
+/// the report (the folder of the first report file; with none,
+/// `punycheck-inputs` in the temporary folder, never the working
 /// directory), which the line then names.
 fn write_long_inputs(
     report: &mut punycheck::harness::report::CheckReport,
@@ -177,8 +178,16 @@ fn write_long_inputs(
         .files()
         .next()
         .and_then(|(path, _)| Path::new(path).parent().map(Path::to_path_buf))
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or_else(|| ".".into());
+        .map(|p| {
+            if p.as_os_str().is_empty() {
+                ".".into()
+            } else {
+                p
+            }
+        })
+        .unwrap_or_else(|| std::env::temp_dir().join("punycheck-inputs"));
+    std::fs::create_dir_all(&folder)
+        .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
     report.long_inputs = Some(folder);
     for (path, content) in report.long_inputs() {
         std::fs::write(&path, content)

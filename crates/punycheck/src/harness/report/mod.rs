@@ -110,10 +110,13 @@ pub struct CheckReport {
     pub long_inputs: Option<std::path::PathBuf>,
 }
 
-/// The longest question a `reproduce:` line carries itself: a longer one
-/// is read from a file (`--encode-file`, `--decode-file`), so that every
-/// line stays within 1,000 bytes.
-pub const LONGEST_QUESTION: usize = 600;
+/// The longest `reproduce:` command: one whose question would make it
+/// longer reads the question from a file (`--encode-file`,
+/// `--decode-file`).
+pub const LONGEST_LINE: usize = 1000;
+
+/// What a reproducer may add after its question (`--properties`).
+const AFTER_QUESTION: usize = 16;
 
 /// What the cost probe of a check measured ([`super::cost`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -420,13 +423,19 @@ impl CheckReport {
         format!("{} {}", self.repro_prefix, self.question_args(request))
     }
 
-    /// The arguments that ask `request`: itself, or where it is longer
-    /// than [`LONGEST_QUESTION`] and a folder is set, the file it is
+    /// Whether the command asking `args` would be longer than
+    /// [`LONGEST_LINE`].
+    fn too_long(&self, args: &str) -> bool {
+        self.repro_prefix.len() + 1 + args.len() + AFTER_QUESTION > LONGEST_LINE
+    }
+
+    /// The arguments that ask `request`: itself, or where the line would
+    /// be longer than [`LONGEST_LINE`] and a folder is set, the file it is
     /// written to ([`CheckReport::long_inputs`]).
     fn question_args(&self, request: &Request) -> String {
         let args = request.repro_args();
         match self.long_input_file(request) {
-            Some((path, _)) if args.len() > LONGEST_QUESTION => {
+            Some((path, _)) if self.too_long(&args) => {
                 let path = shell_words::quote(&path.to_string_lossy()).into_owned();
                 match request {
                     Request::Encode { flags: Some(_), .. } => format!("--encode-file {path}"),
@@ -480,7 +489,7 @@ impl CheckReport {
                 .map(|r| &r.request),
         );
         let mut files: Vec<(std::path::PathBuf, Vec<u8>)> = requests
-            .filter(|r| r.repro_args().len() > LONGEST_QUESTION)
+            .filter(|r| self.too_long(&r.repro_args()))
             .filter_map(|r| self.long_input_file(r))
             .collect();
         files.sort();
