@@ -9,10 +9,12 @@
 //! is O(n log n) (a Fenwick tree on each side), so a yardstick exists.
 //!
 //! Each [`Family`] of inputs is expensive for one algorithm (its doc says
-//! which). Sizes double from [`FIRST_SIZE`] up to `--cost-max`, and a
-//! family stops at a declared limit (`--max-encode`/`--max-decode`), at the
-//! first size the implementation refuses, at the first answer over the
-//! budget, or when its share of the time runs out. Decoding is asked the
+//! which). Sizes double exactly in code points from [`FIRST_SIZE`] while
+//! the question fits the largest size the declaration allows (the
+//! declared `--max-encode`/`--max-decode`, else `--cost-max`); a family
+//! stops there, at the first size the implementation refuses, when an
+//! answer takes half the budget, when the growth says the next would take
+//! twice it, or when its share of the time runs out. Decoding is asked the
 //! clean-room encodings of the same code points.
 //!
 //! The label codec is probed with the same families: long U-labels to
@@ -21,12 +23,34 @@
 //! long for DNS, or a disallowed code point), the implementation's refusal
 //! does not end the family: how long refusing took is the finding.
 //!
-//! Honest under load: a fast answer is asked again and its median taken;
-//! growth is read from the ratio between successive sizes of one family
-//! (a busy machine moves the constant, not the exponent); and an answer
-//! over the budget counts only when asking again is over it too. The C
-//! reference and the clean-room code are timed on the same input, in the
-//! same run, as yardsticks.
+//! # The same verdict on every machine
+//!
+//! - What is measured is what the implementation spends: the CPU time of
+//!   the process that answers ([`crate::engines::spent`]), never the wall
+//!   clock, which a busy machine stretches. Wall-clock time only guards
+//!   against a hang ([`hang_guard`]); a question it cuts counts with the
+//!   CPU time spent until then, a lower bound.
+//! - The verdict is by growth with a margin ([`Series::verdict`]): a family
+//!   is slow when it grows faster than linear and its time at its limit,
+//!   measured or extrapolated, is at least [`MARGIN`] times the budget; at
+//!   most a third of it, it is not; in between it is "near the budget",
+//!   information only. A cause is keyed by direction and family, never the
+//!   size, and its reproducer names the family and size (`FAMILY:N`).
+//! - Growth is read over the last three sizes long enough to say
+//!   something, with the first size's time (start-up, channel) taken off;
+//!   a long answer is asked twice and the faster kept; a fresh worker's
+//!   first answer (its start-up in it) is asked again; fast answers are
+//!   timed five times and their median kept.
+//!
+//! The C reference and the clean-room code (or the label reference) are
+//! timed on the same input, in the same run, as yardsticks.
+//!
+//! # Size
+//!
+//! Over 800 lines: the families' questions, the measurement, the verdict
+//! rule and the probe are one pipeline whose constants (the margin, the
+//! growth floor, the stopping rule) must be read together; a third of the
+//! file is the unit tests of the verdict rule.
 
 use std::time::{Duration, Instant};
 
@@ -204,6 +228,10 @@ pub struct Series {
     pub end: End,
 }
 
+/// A size whose answer took this many CPU seconds beyond the first size's
+/// may decide the verdict ([`Series::deciding`]).
+const DECIDING_FROM: f64 = 0.05;
+
 /// Growth per doubling at or above this is faster than linear: n^1.32.
 /// An O(n log n) algorithm grows by about 2.1 per doubling at 2^16.
 pub const SUPERLINEAR: f64 = 2.5;
@@ -237,22 +265,21 @@ impl Series {
 
     /// The growth per doubling of the family's code points (about 2 for
     /// linear code, 4 for quadratic, 8 for cubic; the sizes double exactly
-    /// in code points both ways), read from the last three sizes whose time
+    /// in code points both ways) up to the deciding size
+    /// ([`Series::deciding`]).
+    pub fn growth(&self) -> Option<f64> {
+        let end = self.deciding()?;
+        self.growth_of(&self.points[..=end])
+    }
+
+    /// The growth read from `points`: from the last three sizes whose time
     /// beyond the first size's is at least [`GROWTH_FROM`] and at least a
     /// quarter of that first time (below, the clock and the start-up's
-    /// jitter speak, not the algorithm): the slope of their times over their sizes on a log-log
-    /// scale, by least squares, so that one outlier does not decide it.
-    pub fn growth(&self) -> Option<f64> {
-        let constant = self.constant();
-        let floor = GROWTH_FROM.as_secs_f64().max(constant / 4.0);
-        let timed: Vec<(f64, f64)> = self
-            .points
-            .iter()
-            .skip(1)
-            .map(|p| (p.code_points as f64, p.seconds - constant))
-            .filter(|&(_, net)| net >= floor)
-            .map(|(size, net)| (size.log2(), net.log2()))
-            .collect();
+    /// jitter speak, not the algorithm), the slope of their times over
+    /// their code points on a log-log scale, by least squares, so that one
+    /// outlier does not decide it.
+    fn growth_of(&self, points: &[Point]) -> Option<f64> {
+        let timed = self.timed(points);
         let last = &timed[timed.len().saturating_sub(3)..];
         if last.len() < 2 {
             return None;
@@ -265,19 +292,63 @@ impl Series {
         (sxx > 0.0).then(|| 2f64.powf(sxy / sxx))
     }
 
-    /// The time at [`Series::limit`]: measured when the last size reached
-    /// it, else extrapolated from the last size along [`Series::growth`]
-    /// (linear growth where none could be read: the answers were too fast
-    /// to say); `None` with nothing measured.
-    pub fn at_limit(&self) -> Option<f64> {
-        let last = self.points.last()?;
+    /// The sizes of `points` long enough to read growth from, as the
+    /// logarithms of their code points and of their time beyond the first
+    /// size's.
+    fn timed(&self, points: &[Point]) -> Vec<(f64, f64)> {
+        let constant = self.constant();
+        let floor = GROWTH_FROM.as_secs_f64().max(constant / 4.0);
+        points
+            .iter()
+            .skip(1)
+            .map(|p| (p.code_points as f64, p.seconds - constant))
+            .filter(|&(_, net)| net >= floor)
+            .map(|(size, net)| (size.log2(), net.log2()))
+            .collect()
+    }
+
+    /// The time at the limit as `points` predict it: measured when the
+    /// last reached it, else extrapolated from the last along their growth
+    /// (linear where none could be read: the answers were too fast to
+    /// say).
+    fn extrapolated(&self, points: &[Point]) -> Option<f64> {
+        let last = points.last()?;
         let constant = self.constant();
         let net = (last.seconds - constant).max(0.0);
         let doublings = (self.limit_code_points(last) / last.code_points as f64)
             .log2()
             .max(0.0);
-        let growth = self.growth().unwrap_or(2.0).max(2.0);
+        let growth = self.growth_of(points).unwrap_or(2.0).max(2.0);
         Some(constant + net * growth.powf(doublings))
+    }
+
+    /// The index of the size the verdict is taken from: of the last size
+    /// and every size whose answer took at least [`DECIDING_FROM`] seconds
+    /// beyond the first size's with three sizes to read growth from (where
+    /// growth is read from times long enough to trust), the one that predicts the longest time at the
+    /// limit. Not always the last: a family whose larger sizes the
+    /// implementation refuses cheaply (and the reference too, as the label
+    /// codec's refuses a disallowed code point) is judged by the sizes it
+    /// answered.
+    pub fn deciding(&self) -> Option<usize> {
+        let last = self.points.len().checked_sub(1)?;
+        let constant = self.constant();
+        (0..=last)
+            .filter(|&k| {
+                k == last
+                    || (self.points[k].seconds - constant >= DECIDING_FROM
+                        && self.timed(&self.points[..=k]).len() >= 3)
+            })
+            .filter_map(|k| Some((k, self.extrapolated(&self.points[..=k])?)))
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(k, _)| k)
+    }
+
+    /// The time at [`Series::limit`], from the deciding size
+    /// ([`Series::deciding`]): measured there, or extrapolated along the
+    /// growth up to it; `None` with nothing measured.
+    pub fn at_limit(&self) -> Option<f64> {
+        self.extrapolated(&self.points[..=self.deciding()?])
     }
 
     /// The family's code points at [`Series::limit`], as `last` measured
@@ -322,7 +393,7 @@ impl Series {
     /// The largest size the growth says stays within `budget`, up to the
     /// limit: measured or extrapolated.
     pub fn largest_size_within(&self, budget: Duration) -> Option<usize> {
-        let last = self.points.last()?;
+        let last = &self.points[self.deciding()?];
         let constant = self.constant();
         let net = last.seconds - constant;
         let room = budget.as_secs_f64() - constant;
@@ -402,7 +473,8 @@ pub fn family_of_slow(got: &str) -> Option<Family> {
 pub struct Slow {
     /// The series.
     pub series: Series,
-    /// The question of its largest size measured.
+    /// The question of the size the verdict was taken from
+    /// ([`Series::deciding`]).
     pub request: Request,
     /// The yardsticks' seconds on the same question: the C reference's
     /// and the clean-room code's, or the label reference's.
@@ -412,12 +484,17 @@ pub struct Slow {
 impl Slow {
     /// The size of the question, as a limit counts it.
     pub fn size(&self) -> usize {
-        self.series.points.last().map_or(0, |p| p.size)
+        self.deciding().map_or(0, |p| p.size)
     }
 
     /// The family's code points at that size.
     pub fn code_points(&self) -> usize {
-        self.series.points.last().map_or(0, |p| p.code_points)
+        self.deciding().map_or(0, |p| p.code_points)
+    }
+
+    /// The size the verdict was taken from.
+    fn deciding(&self) -> Option<&Point> {
+        self.series.deciding().map(|k| &self.series.points[k])
     }
 
     /// What it found, in one line.
@@ -700,7 +777,15 @@ pub fn measure_up_to(
         }
         n *= 2;
     }
-    let slow = match (series.verdict(settings.budget), last_request) {
+    // The question of the deciding size (the last one asked, or an earlier
+    // one where the implementation then refused cheaply).
+    let deciding = series
+        .deciding()
+        .map(|k| series.points[k].code_points)
+        .and_then(|n| question(engine.codec(), family, direction, n))
+        .map(|(request, _)| request)
+        .or(last_request);
+    let slow = match (series.verdict(settings.budget), deciding) {
         (Verdict::Slow, Some(request)) => Some(Slow {
             yardsticks: yardsticks(engine.codec(), &request),
             series: series.clone(),
@@ -931,6 +1016,28 @@ mod tests {
         );
         let g = outlier.growth().unwrap();
         assert!((3.0..6.0).contains(&g), "{g}");
+    }
+
+    /// Larger sizes refused cheaply (a label the reference refuses too)
+    /// do not hide the quadratic growth of the sizes answered before: the
+    /// verdict is taken from the size that predicts the most.
+    #[test]
+    fn a_cheap_refusal_at_the_end_does_not_hide_the_growth() {
+        let refused = series(
+            65536,
+            &[
+                (64, 0.0),
+                (2048, 0.012),
+                (4096, 0.047),
+                (8192, 0.184),
+                (16384, 0.491),
+                (32768, 0.018),
+                (65536, 0.052),
+            ],
+        );
+        assert!(matches!(refused.deciding(), Some(3 | 4)), "{refused:?}");
+        assert_eq!(refused.verdict(DEFAULT_BUDGET), Verdict::Slow);
+        assert!(refused.growth().unwrap() > 3.0);
     }
 
     /// The verdict's margins: slow from three times the budget at the

@@ -158,6 +158,61 @@ impl Report {
     }
 }
 
+/// Reasons that differ only in their first number (`1001 code points
+/// exceed its limit of 1000`, `1002 code points ...`: one per length) as
+/// one reason with the range of that number (`1001 to 4000 code points
+/// ...`), so that a report says each reason once.
+pub fn summarized(reasons: BTreeMap<String, usize>) -> Vec<(String, usize)> {
+    // The reason with its first number taken out, and that number.
+    fn shape(reason: &str) -> (String, Option<u64>) {
+        let Some(start) = reason.find(|c: char| c.is_ascii_digit()) else {
+            return (reason.to_string(), None);
+        };
+        let end = reason[start..]
+            .find(|c: char| !c.is_ascii_digit())
+            .map_or(reason.len(), |k| start + k);
+        let number = reason[start..end].parse().ok();
+        (
+            format!("{}{{}}{}", &reason[..start], &reason[end..]),
+            number,
+        )
+    }
+    /// The reasons of one shape: the range of their number, how many
+    /// vectors, and the first reason as it was said.
+    struct Group {
+        range: Option<(u64, u64)>,
+        count: usize,
+        first: String,
+    }
+    let mut groups: BTreeMap<String, Group> = Default::default();
+    for (reason, count) in reasons {
+        let (shape, number) = shape(&reason);
+        let group = groups.entry(shape).or_insert_with(|| Group {
+            range: None,
+            count: 0,
+            first: reason.clone(),
+        });
+        group.count += count;
+        if let Some(n) = number {
+            group.range = Some(
+                group
+                    .range
+                    .map_or((n, n), |(lo, hi)| (lo.min(n), hi.max(n))),
+            );
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(shape, group)| {
+            let reason = match group.range {
+                Some((lo, hi)) if lo != hi => shape.replacen("{}", &format!("{lo} to {hi}"), 1),
+                _ => group.first,
+            };
+            (reason, group.count)
+        })
+        .collect()
+}
+
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
@@ -172,16 +227,24 @@ impl fmt::Display for Report {
                 t.pass, t.skip, t.deviation, t.fail
             )?;
         }
-        let mut reasons: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+        // Per engine, reasons that differ only in a number (one skip per
+        // length) said once, with the range.
+        let mut reasons: BTreeMap<&str, BTreeMap<String, usize>> = BTreeMap::new();
         for row in &self.rows {
             if let Outcome::Skip(why) | Outcome::KnownDeviation(why) = &row.outcome {
-                *reasons.entry((&row.engine, why)).or_default() += 1;
+                *reasons
+                    .entry(&row.engine)
+                    .or_default()
+                    .entry(why.clone())
+                    .or_default() += 1;
             }
         }
         if !reasons.is_empty() {
             writeln!(f, "\nskips and known deviations, with their reasons:")?;
-            for ((engine, why), count) in reasons {
-                writeln!(f, "  {engine}: {count} x {why}")?;
+            for (engine, whys) in reasons {
+                for (why, count) in summarized(whys) {
+                    writeln!(f, "  {engine}: {count} x {why}")?;
+                }
             }
         }
         let failures: Vec<&Row> = self.failures().collect();

@@ -23,7 +23,7 @@
 //! Every recorded program runs under a limit of resident memory
 //! ([`set_memory_limit`], `--memory-limit`, 2,048 MB by default as
 //! libFuzzer's `-rss_limit_mb`): a thread reads each one's resident memory
-//! (`VmRSS`) every [`WATCH_EVERY`], and its descendants' about once a
+//! (`VmRSS`) every 25 ms, and its descendants' about once a
 //! second, and kills the group of one over the limit. Resident memory, not
 //! address space: Node and the JVM reserve far more than they use, so
 //! `RLIMIT_AS` would stop them starting. Whoever waits for the program

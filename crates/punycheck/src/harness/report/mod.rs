@@ -234,58 +234,11 @@ impl VectorSummary {
     }
 }
 
-/// Reasons that differ only in their first number (`1001 code points
-/// exceed its limit of 1000`, `1002 code points ...`: one per length) as
-/// one reason with the range of that number (`1001 to 4000 code points
-/// ...`), so that a report says each reason once.
+/// The skip reasons summarized ([`super::runner::summarized`]).
 fn summarized(reasons: std::collections::BTreeMap<String, usize>) -> Vec<Skipped> {
-    // The reason with its first number taken out, and that number.
-    fn shape(reason: &str) -> (String, Option<u64>) {
-        let Some(start) = reason.find(|c: char| c.is_ascii_digit()) else {
-            return (reason.to_string(), None);
-        };
-        let end = reason[start..]
-            .find(|c: char| !c.is_ascii_digit())
-            .map_or(reason.len(), |k| start + k);
-        let number = reason[start..end].parse().ok();
-        (
-            format!("{}{{}}{}", &reason[..start], &reason[end..]),
-            number,
-        )
-    }
-    /// The reasons of one shape: the range of their number, how many
-    /// vectors, and the first reason as it was said.
-    struct Group {
-        range: Option<(u64, u64)>,
-        count: usize,
-        first: String,
-    }
-    let mut groups: std::collections::BTreeMap<String, Group> = Default::default();
-    for (reason, count) in reasons {
-        let (shape, number) = shape(&reason);
-        let group = groups.entry(shape).or_insert_with(|| Group {
-            range: None,
-            count: 0,
-            first: reason.clone(),
-        });
-        group.count += count;
-        if let Some(n) = number {
-            group.range = Some(
-                group
-                    .range
-                    .map_or((n, n), |(lo, hi)| (lo.min(n), hi.max(n))),
-            );
-        }
-    }
-    groups
+    super::runner::summarized(reasons)
         .into_iter()
-        .map(|(shape, group)| Skipped {
-            reason: match group.range {
-                Some((lo, hi)) if lo != hi => shape.replacen("{}", &format!("{lo} to {hi}"), 1),
-                _ => group.first,
-            },
-            count: group.count,
-        })
+        .map(|(reason, count)| Skipped { reason, count })
         .collect()
 }
 
