@@ -752,3 +752,38 @@ fn a_link_to_a_missing_file_or_heading_is_found() {
         assert_eq!(errors.len(), 1, "{bad}: {errors:?}");
     }
 }
+
+/// Every key of `punycheck.toml` (the example in `src/config.rs`'s module
+/// docs, which the configuration's own tests parse) is named in the docs'
+/// section on gates (`docs/checking.md`), as `` `key` ``.
+#[test]
+fn every_configuration_key_is_in_the_docs() {
+    let root = root();
+    let config = fs::read_to_string(root.join("src/config.rs")).unwrap();
+    let example: Vec<&str> = config
+        .lines()
+        .filter_map(|l| l.strip_prefix("//! "))
+        .skip_while(|l| !l.starts_with("[implementation]"))
+        .take_while(|l| !l.starts_with("```"))
+        .collect();
+    let keys: Vec<&str> = example
+        .iter()
+        .map(|l| l.trim_start_matches("# "))
+        .filter_map(|l| l.split_once(" = ").map(|(key, _)| key.trim()))
+        .collect();
+    assert!(keys.len() >= 25, "{keys:?}");
+    let docs = fs::read_to_string(root.join("docs/checking.md")).unwrap();
+    let section = docs
+        .split("## Gates, baselines and `punycheck.toml`")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("the gates section");
+    let missing: Vec<&&str> = keys
+        .iter()
+        .filter(|key| !section.contains(&format!("`{key}`")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "keys not in docs/checking.md: {missing:?}"
+    );
+}

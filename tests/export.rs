@@ -202,3 +202,29 @@ fn the_readme_python_test_runs_the_vectors() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The counts the README and the docs state are the project's: the
+/// vectors `vectors --export` writes, and the gates in `adapters/gates/`.
+#[test]
+fn the_counts_the_docs_state_are_true() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let builtin = vectors::builtin().unwrap().len();
+    assert!(
+        readme.contains(&format!("writes all {builtin} vectors")),
+        "README.md does not say the export writes {builtin} vectors"
+    );
+    let gates = std::fs::read_dir(root.join("adapters/gates"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.ends_with(".toml") && !name.ends_with(".baseline.toml")
+        })
+        .count();
+    let checking = std::fs::read_to_string(root.join("docs/checking.md")).unwrap();
+    assert!(
+        checking.contains(&format!("`adapters/gates/` holds {gates} such gates")),
+        "docs/checking.md does not say adapters/gates/ holds {gates} gates"
+    );
+}

@@ -109,3 +109,21 @@ fn a_pass_on_the_baseline_is_not_called_conforming() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A JUnit file stays small: every vector is a test case, but its question
+/// and expected answer are excerpts (a failure's reproducer asks it whole),
+/// so no case is longer than a couple of kilobytes and the whole file of a
+/// check of every Punycode vector is well under 300 KB.
+#[test]
+fn a_junit_file_stays_small() {
+    let out = fixed_run(&["--impl", "cleanroom"], &["--format", "junit"]);
+    let xml = stdout(&out);
+    assert!(xml.len() < 300_000, "{} bytes", xml.len());
+    let mut longest = 0;
+    for case in xml.split("<testcase").skip(1) {
+        let end = case.find("</testcase>").unwrap_or(case.len());
+        longest = longest.max(end);
+    }
+    assert!(longest < 2_000, "a test case of {longest} bytes");
+    assert!(xml.matches("<testcase").count() > 400, "{xml}");
+}

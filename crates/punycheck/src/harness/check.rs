@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use super::baseline::{self, Baseline};
 use super::campaign::{self, Settings};
-use super::causes::{self, Collector, Key, Kind};
+use super::causes::{self, Cause, Collector, Key, Kind};
 use super::cost;
 use super::errors::DataError;
 use super::report::{CheckReport, CostReport, VectorResult, VectorStatus, VectorSummary};
@@ -295,6 +295,7 @@ pub fn run(
         campaign
             .causes
             .extend(found.slow.iter().map(|slow| slow.cause(bounds.budget)));
+        fold_hangs(&mut campaign.causes, &found.slow);
         // Most severe first, as the campaign ordered its own.
         campaign.causes.sort_by_key(|c| c.key.kind);
     }
@@ -418,6 +419,51 @@ pub fn run(
     }
 }
 
+/// Folds into a slow cause every hang of its direction whose question its
+/// growth predicts to take longer than the time limit the hang met (read
+/// from the hang's own words, `no answer within T s`): one slow algorithm
+/// met by a long vector or question and by the cost probe is one cause,
+/// whose detail names the hang's question and what was predicted.
+fn fold_hangs(causes: &mut Vec<Cause>, slow: &[cost::Slow]) {
+    let mut folded = Vec::new();
+    for (k, hang) in causes.iter().enumerate() {
+        if hang.key.kind != Kind::Hang {
+            continue;
+        }
+        let limit = hang
+            .detail
+            .split("no answer within ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|t| t.parse::<f64>().ok());
+        let size = causes::request_len(&hang.request);
+        let explained = slow
+            .iter()
+            .filter(|s| s.series.direction.name() == hang.key.direction)
+            .find_map(|s| Some((s, s.series.predicted(size)?)));
+        if let (Some(limit), Some((slow, predicted))) = (limit, explained)
+            && predicted >= limit
+        {
+            let note = format!(
+                "; the same growth explains the hang of {} ({size} {}: about {} predicted, over its time limit of {limit} s)",
+                hang.input,
+                cost::unit(slow.series.direction),
+                cost::seconds_text(predicted)
+            );
+            folded.push((k, hang.key.direction, note));
+        }
+    }
+    for (k, direction, note) in folded.into_iter().rev() {
+        causes.remove(k);
+        if let Some(cause) = causes
+            .iter_mut()
+            .find(|c| c.key.kind == Kind::Slow && c.key.direction == direction)
+        {
+            cause.detail.push_str(&note);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -425,6 +471,77 @@ mod tests {
     use crate::engines::CleanRoom;
     use crate::harness::runner::BUILTIN_EXPECTATIONS;
     use crate::harness::vectors;
+    use crate::vocabulary::Request;
+
+    /// A hang of a long decoding that the slow decoder's growth predicts
+    /// to take longer than its time limit is folded into the slow cause; a
+    /// hang of a short question, or of the other direction, stays.
+    #[test]
+    fn a_hang_the_slow_growth_explains_is_one_cause_with_it() {
+        let points = [(1024, 0.0), (2048, 0.06), (4096, 0.48), (8192, 3.84)]
+            .iter()
+            .map(|&(n, seconds)| cost::Point {
+                size: 2 * n,
+                code_points: n,
+                seconds,
+                peak_memory: None,
+                cut: false,
+            })
+            .collect();
+        let series = cost::Series {
+            family: cost::Family::DistinctAscending,
+            direction: cost::Direction::Decode,
+            limit: 65536,
+            points,
+            end: cost::End::Extrapolated(16384),
+        };
+        let request = Request::Decode(b"a".to_vec());
+        let slow = cost::Slow {
+            series,
+            request: request.clone(),
+            yardsticks: Vec::new(),
+        };
+        let hang = |direction: &'static str, request: Request| Cause {
+            key: Key {
+                direction,
+                kind: Kind::Hang,
+                reference: String::new(),
+                got: "hang".into(),
+            },
+            shape: String::new(),
+            count: 1,
+            vectors: Vec::new(),
+            property: None,
+            input: request.to_string(),
+            detail: "no answer within 5.0 s, nor within 5.0 s when asked again".into(),
+            original: request.to_string(),
+            confirmation: causes::Confirmation::Confirmed,
+            request,
+        };
+        let long = Request::Decode(vec![b'a'; 20_000]);
+        let mut found = vec![
+            slow.cause(Duration::from_secs(1)),
+            hang("decode", long.clone()),
+            hang("decode", Request::Decode(b"ab".to_vec())),
+            hang(
+                "encode",
+                Request::Encode {
+                    code_points: vec![0x61; 20_000],
+                    flags: None,
+                },
+            ),
+        ];
+        fold_hangs(&mut found, std::slice::from_ref(&slow));
+        assert_eq!(found.len(), 3, "{found:#?}");
+        assert!(
+            found[0]
+                .detail
+                .contains("the same growth explains the hang of"),
+            "{}",
+            found[0].detail
+        );
+        assert!(found.iter().all(|c| c.request != long));
+    }
 
     /// The progress a check reports tells the truth: the phases in order,
     /// every count within its total, the vectors counted up to all of them.

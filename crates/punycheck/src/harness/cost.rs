@@ -359,6 +359,19 @@ impl Series {
         self.limit as f64 * last.code_points as f64 / last.size.max(1) as f64
     }
 
+    /// The time the deciding size's growth predicts for a question of
+    /// `size` (code points to encode, bytes to decode).
+    pub fn predicted(&self, size: usize) -> Option<f64> {
+        let end = self.deciding()?;
+        let at = &self.points[end];
+        let constant = self.constant();
+        let net = (at.seconds - constant).max(0.0);
+        let code_points = size as f64 * at.code_points as f64 / at.size.max(1) as f64;
+        let doublings = (code_points / at.code_points as f64).log2();
+        let growth = self.growth().unwrap_or(2.0).max(2.0);
+        Some(constant + net * growth.powf(doublings))
+    }
+
     /// The verdict on this series against `budget`: [`Verdict::Slow`] when
     /// it grows faster than linear ([`SUPERLINEAR`]) and its time at its
     /// limit is at least [`MARGIN`] times the budget; [`Verdict::Within`]

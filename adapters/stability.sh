@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Runs every gate of adapters/gates/ three ways and says whether its verdict
+# moved: quiet; beside two busy loops (one per core of the project's
+# machines); and with its CPU share halved (a cgroup's CPU quota of one core
+# of two, or where no cgroup can be made, pinned to one core that a busy
+# loop shares). The verdict is the exit status and the cause keys of the
+# text report (new or known), which must be the same all three ways.
+#
+#   bash adapters/stability.sh [GATE...]   # default: every gate; a markdown table on stdout
+#
+# Needs the adapters (bash adapters/install.sh) and a release build
+# (cargo build --release); writes each run's report to $OUT (default a
+# temporary folder). Root for the cgroup. Not part of cargo test: it takes
+# about half an hour (docs/checking.md records its runs).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${PUNYCHECK:-target/release/punycheck}
+out=${OUT:-$(mktemp -d)}
+[[ -x $bin ]] || { echo "stability.sh: build $bin first (cargo build --release)" >&2; exit 2; }
+
+gates=("$@")
+if ((${#gates[@]} == 0)); then
+  for g in adapters/gates/*.toml; do
+    [[ $g == *.baseline.toml ]] || gates+=("$(basename "$g" .toml)")
+  done
+fi
+
+busy=()
+start_busy() { # start_busy N [CPU]: N busy loops, pinned to CPU when given
+  local k
+  for ((k = 0; k < $1; k++)); do
+    if [[ -n ${2:-} ]]; then taskset -c "$2" sh -c 'while :; do :; done' &
+    else sh -c 'while :; do :; done' &
+    fi
+    busy+=($!)
+  done
+}
+stop_busy() {
+  local pid
+  for pid in "${busy[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+  busy=()
+}
+trap stop_busy EXIT
+
+# A cgroup with a quota of one core in every period: v2 (cpu.max) or v1
+# (cpu.cfs_quota_us); empty when none can be made.
+cgroup=""
+if [[ -w /sys/fs/cgroup/cgroup.subtree_control ]] && mkdir -p /sys/fs/cgroup/punycheck-half 2>/dev/null \
+    && echo "100000 100000" > /sys/fs/cgroup/punycheck-half/cpu.max 2>/dev/null; then
+  cgroup=/sys/fs/cgroup/punycheck-half
+elif mkdir -p /sys/fs/cgroup/cpu/punycheck-half 2>/dev/null \
+    && echo 100000 > /sys/fs/cgroup/cpu/punycheck-half/cpu.cfs_period_us \
+    && echo 100000 > /sys/fs/cgroup/cpu/punycheck-half/cpu.cfs_quota_us; then
+  cgroup=/sys/fs/cgroup/cpu/punycheck-half
+fi
+
+verdict() { # verdict REPORT STATUS: the exit status and the causes' keys, sorted
+  printf 'exit %s; ' "$2"
+  grep -E '^  [0-9]+\. ' "$1" | sed -E 's/^  [0-9]+\. //' | sort | tr '\n' '|'
+}
+
+run() { # run GATE WAY: one check of GATE; prints its verdict
+  local gate=$1 way=$2 report="$out/$1.$2.txt" status=0
+  case $way in
+    quiet) "$bin" check --config "adapters/gates/$gate.toml" > "$report" 2>&1 || status=$? ;;
+    busy)
+      start_busy 2
+      "$bin" check --config "adapters/gates/$gate.toml" > "$report" 2>&1 || status=$?
+      stop_busy ;;
+    halved)
+      if [[ -n $cgroup ]]; then
+        sh -c 'echo $$ > "$1/cgroup.procs"; shift; exec "$@"' sh "$cgroup" \
+          "$bin" check --config "adapters/gates/$gate.toml" > "$report" 2>&1 || status=$?
+      else
+        start_busy 1 0
+        taskset -c 0 "$bin" check --config "adapters/gates/$gate.toml" > "$report" 2>&1 || status=$?
+        stop_busy
+      fi ;;
+  esac
+  verdict "$report" "$status"
+}
+
+how=${cgroup:+a cgroup quota of one core}
+echo "| gate | quiet | two busy loops | CPU share halved (${how:-one core shared with a busy loop}) | same |"
+echo "|---|---|---|---|---|"
+moved=0
+for gate in "${gates[@]}"; do
+  declare -A seen=()
+  for way in quiet busy halved; do seen[$way]=$(run "$gate" "$way"); done
+  same=yes
+  [[ ${seen[quiet]} == "${seen[busy]}" && ${seen[quiet]} == "${seen[halved]}" ]] || { same=NO; moved=1; }
+  short() { sed -E 's/;.*//' <<<"$1"; }
+  causes=$(tr -cd '|' <<<"${seen[quiet]}" | wc -c)
+  echo "| $gate | $(short "${seen[quiet]}"), $causes causes | $(short "${seen[busy]}") | $(short "${seen[halved]}") | $same |"
+  if [[ $same == NO ]]; then
+    for way in quiet busy halved; do echo "  $way: ${seen[$way]}" >&2; done
+  fi
+  unset seen
+done
+echo "reports in $out" >&2
+exit $moved
