@@ -169,7 +169,7 @@ fn within_its_limits_nothing_is_slow() {
     let (status, report) = check("cleanroom", &[]);
     assert_eq!(status, Some(0), "{report}");
     assert!(
-        report.contains("encode: 7 of 7 families within a third of the budget at their limit (65536 code points; CPU time)"),
+        report.contains("encode: 7 of 7 families measured within a third of the budget at their limit (65536 code points; CPU time)"),
         "{report}"
     );
     let (status, report) = check("cleanroom", &["--no-cost"]);

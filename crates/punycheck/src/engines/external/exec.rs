@@ -20,7 +20,7 @@
 //! `failed` (or any of the messages above) on standard error.
 //!
 //! One process runs per request, with a time limit. A program that does not
-//! answer in time is asked once more with four times the limit before it
+//! answer in time is asked once more with the same limit before it
 //! counts as hung ([`EngineError::Hung`]); one that dies on a signal or with
 //! an uncaught exception, panic or sanitizer report is
 //! [`EngineError::Crashed`], with the line that says why; one that prints

@@ -21,7 +21,7 @@
 //! A program that dies or closes its output while a question is in flight
 //! has crashed on that question ([`EngineError::Crashed`], with the line of
 //! its standard error that says why); one that does not answer in time is
-//! restarted and asked once more with four times the limit before it counts
+//! restarted and asked once more with the same limit before it counts
 //! as hung ([`EngineError::Hung`], which says so when it had begun an
 //! answer line and never finished it, and quotes the beginning); an answer
 //! outside the protocol is [`EngineError::Broken`]. In each case the

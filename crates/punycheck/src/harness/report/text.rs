@@ -191,16 +191,20 @@ impl CostReport {
                 continue;
             }
             let mut parts = Vec::new();
+            let measured = series.iter().filter(|s| !s.points.is_empty()).count();
             let within = series
                 .iter()
-                .filter(|s| s.verdict(budget) == cost::Verdict::Within)
+                .filter(|s| !s.points.is_empty() && s.verdict(budget) == cost::Verdict::Within)
                 .count();
             let limit = series.iter().map(|s| s.limit).max().unwrap_or(0);
-            parts.push(format!(
-                "{within} of {} families within a third of the budget at their limit ({limit} {}; CPU time)",
-                series.len(),
-                cost::unit(direction)
-            ));
+            if measured == 0 {
+                parts.push("no family measured".to_string());
+            } else {
+                parts.push(format!(
+                    "{within} of {measured} families measured within a third of the budget at their limit ({limit} {}; CPU time)",
+                    cost::unit(direction)
+                ));
+            }
             if let Some((growth, family)) = series
                 .iter()
                 .filter_map(|s| s.growth().map(|g| (g, s.family)))

@@ -25,7 +25,7 @@
 //! The calls run in a worker process ([`worker`]), so that a crash is a
 //! finding ([`EngineError::Crashed`], with the line that says why) and the
 //! run goes on with a new worker; a call that does not return within the
-//! timeout is asked once more with four times as long in a new worker, then
+//! timeout is asked once more with the same limit in a new worker, then
 //! counts as [`EngineError::Hung`]. Questions and answers are binary
 //! frames ([`wire`]) left in a mapping shared with the worker
 //! ([`channel`]); each harness thread has a worker of its own.
