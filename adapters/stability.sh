@@ -16,6 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${PUNYCHECK:-target/release/punycheck}
 out=${OUT:-$(mktemp -d)}
+mkdir -p "$out"
 [[ -x $bin ]] || { echo "stability.sh: build $bin first (cargo build --release)" >&2; exit 2; }
 
 gates=("$@")

@@ -618,6 +618,27 @@ fn the_rfc_wrapper_passes_without_annotations() {
     assert!(report.contains("annotations no"), "{report}");
 }
 
+/// `repro --encode` of code points without an uppercase flag asks an
+/// implementation declared without annotations without flags: it answers,
+/// where asked with flags it could only be "not asked".
+#[test]
+fn repro_asks_without_flags_where_no_annotations_are_declared() {
+    let spec = format!("exec:{}", wrapper());
+    let out = run(&[
+        "repro",
+        "--impl",
+        &spec,
+        "--no-annotations",
+        "--encode",
+        "u+0061 u+00E9",
+    ]);
+    let said = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{said}{}", text(&out.stderr));
+    assert!(said.contains("without flags"), "{said}");
+    assert!(said.contains("a-bga"), "{said}");
+    assert!(!said.contains("not asked"), "{said}");
+}
+
 /// A decoder alone, declared, is never asked to encode: its -e prints
 /// nonsense, and the check is still conforming.
 #[test]

@@ -140,6 +140,19 @@ pub fn run(settings: &ReproSettings, out: &mut Output) -> Outcome {
         &settings.implementation.spec_or_cleanroom(),
         &settings.implementation.options(codec)?,
     )?;
+    // Code points given without an uppercase flag, to an implementation
+    // that declares no annotations, are asked without flags: asked with
+    // them, it could only answer "not asked".
+    let request = match request {
+        Request::Encode {
+            code_points,
+            flags: Some(flags),
+        } if !engine.capabilities().annotations && !flags.contains(&true) => Request::Encode {
+            code_points,
+            flags: None,
+        },
+        request => request,
+    };
     say!(out, "question:        {request}");
     // A slow cause's reproducer: the time is the finding.
     if let Some(budget) = settings.slower_than {

@@ -322,26 +322,27 @@ impl Series {
         Some(constant + net * growth.powf(doublings))
     }
 
-    /// The index of the size the verdict is taken from: of the last size
-    /// and every size whose answer took at least [`DECIDING_FROM`] seconds
-    /// beyond the first size's with three sizes to read growth from (where
-    /// growth is read from times long enough to trust), the one that predicts the longest time at the
-    /// limit. Not always the last: a family whose larger sizes the
-    /// implementation refuses cheaply (and the reference too, as the label
-    /// codec's refuses a disallowed code point) is judged by the sizes it
-    /// answered.
+    /// The index of the size the verdict is taken from: the last size,
+    /// unless an earlier one whose answer took at least [`DECIDING_FROM`]
+    /// seconds beyond the first size's, with three sizes to read growth
+    /// from (times long enough to trust), predicts more than twice the
+    /// last's time at the limit (then the one that predicts the most): a
+    /// family whose larger sizes the implementation refuses cheaply (and
+    /// the reference too, as the label codec's refuses a disallowed code
+    /// point) is judged by the sizes it answered.
     pub fn deciding(&self) -> Option<usize> {
         let last = self.points.len().checked_sub(1)?;
         let constant = self.constant();
-        (0..=last)
+        let from_last = self.extrapolated(&self.points[..=last])?;
+        (0..last)
             .filter(|&k| {
-                k == last
-                    || (self.points[k].seconds - constant >= DECIDING_FROM
-                        && self.timed(&self.points[..=k]).len() >= 3)
+                self.points[k].seconds - constant >= DECIDING_FROM
+                    && self.timed(&self.points[..=k]).len() >= 3
             })
             .filter_map(|k| Some((k, self.extrapolated(&self.points[..=k])?)))
+            .filter(|&(_, predicted)| predicted > 2.0 * from_last)
             .max_by(|a, b| a.1.total_cmp(&b.1))
-            .map(|(k, _)| k)
+            .map_or(Some(last), |(k, _)| Some(k))
     }
 
     /// The time at [`Series::limit`], from the deciding size
