@@ -92,7 +92,8 @@ for gate in "${gates[@]}"; do
   [[ ${seen[quiet]} == "${seen[busy]}" && ${seen[quiet]} == "${seen[halved]}" ]] || { same=NO; moved=1; }
   short() { sed -E 's/;.*//' <<<"$1"; }
   causes=$(tr -cd '|' <<<"${seen[quiet]}" | wc -c)
-  echo "| $gate | $(short "${seen[quiet]}"), $causes causes | $(short "${seen[busy]}") | $(short "${seen[halved]}") | $same |"
+  plural=s; ((causes == 1)) && plural=
+  echo "| $gate | $(short "${seen[quiet]}"), $causes cause$plural | $(short "${seen[busy]}") | $(short "${seen[halved]}") | $same |"
   if [[ $same == NO ]]; then
     for way in quiet busy halved; do echo "  $way: ${seen[$way]}" >&2; done
   fi

@@ -24,7 +24,11 @@
 //! its text (`decode`, a TOML string, which escapes what it needs) when it
 //! is printable ASCII, and only otherwise as hexadecimal bytes
 //! (`decode_hex = "c3a9"`); an encoding's code points as `u+XXXX` tokens,
-//! a run of one code point as one `u+XXXX*N` token. All of them are read.
+//! a run of one code point as one `u+XXXX*N` token. A slow cause's
+//! reproducer is its family at a size (`encode = "distinct-ascending:4096"`,
+//! or `decode_of = "one-run:32768"` for the clean-room encoding of those
+//! code points), and it is replayed by the cost probe's rule, not by its
+//! one question. All of them are read.
 
 use std::time::{Duration, Instant};
 

@@ -659,10 +659,8 @@ fn timed_question(
             Err(EngineError::Hung(_)) => return Timing::Cut(spent),
             Err(EngineError::Cancelled) if Instant::now() >= until => return Timing::Stopped,
             Err(EngineError::Cancelled) => return Timing::Cut(spent),
-            answer if spent.fresh && fresh_again => {
-                fresh_again = false;
-                let _ = answer;
-            }
+            // Its start-up was in it: asked again, of the warm process.
+            _ if spent.fresh && fresh_again => fresh_again = false,
             answer => return Timing::Answered(spent, answer),
         }
     }
