@@ -42,6 +42,7 @@ stop_busy() {
   busy=()
 }
 trap stop_busy EXIT
+trap 'stop_busy; exit 130' INT TERM
 
 # A cgroup with a quota of one core in every period: v2 (cpu.max) or v1
 # (cpu.cfs_quota_us); empty when none can be made.
