@@ -191,7 +191,7 @@ fn table(direction: cost::Direction, profiles: &[(&str, &Probe)]) -> Vec<String>
                     line,
                     "; about {} at {}",
                     cost::seconds_text(at),
-                    series.limit
+                    series.verdict_limit()
                 );
             }
             lines.push(line);

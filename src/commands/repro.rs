@@ -301,7 +301,7 @@ fn slow_by_the_rule(
             out,
             "at its limit:    about {} at {} {} (budget {} s; slow from {} times it with growth faster than linear)",
             cost::seconds_text(at),
-            series.limit,
+            series.verdict_limit(),
             cost::unit(direction),
             budget.as_secs_f64(),
             cost::MARGIN

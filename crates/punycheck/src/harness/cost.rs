@@ -357,7 +357,18 @@ impl Series {
     /// over the bytes per code point of `last` (which grow slowly with the
     /// size: a little fewer than there are, never more).
     fn limit_code_points(&self, last: &Point) -> f64 {
-        self.limit as f64 * last.code_points as f64 / last.size.max(1) as f64
+        self.verdict_limit() as f64 * last.code_points as f64 / last.size.max(1) as f64
+    }
+
+    /// Where the verdict is taken: [`Series::limit`], or the size the
+    /// implementation refused, when it did (and its reference did not): it
+    /// never spends the time of a larger input, and its undeclared limit is
+    /// a finding of its own.
+    pub fn verdict_limit(&self) -> usize {
+        match self.end {
+            End::Refused(size) => size.min(self.limit),
+            _ => self.limit,
+        }
     }
 
     /// The time the deciding size's growth predicts for a question of
@@ -375,7 +386,9 @@ impl Series {
 
     /// The verdict on this series against `budget`: [`Verdict::Slow`] when
     /// it grows faster than linear ([`SUPERLINEAR`]) and its time at its
-    /// limit is at least [`MARGIN`] times the budget; [`Verdict::Within`]
+    /// limit ([`Series::verdict_limit`]) is at least [`MARGIN`] times the
+    /// budget, measured there or extrapolated from an answer of at least
+    /// [`DECIDING_FROM`] seconds; [`Verdict::Within`]
     /// when that time is at most the budget divided by [`MARGIN`];
     /// [`Verdict::Near`] otherwise. CPU time, the margin and a growth read
     /// over several sizes make it the same on a busy machine and a quiet
@@ -386,7 +399,13 @@ impl Series {
         };
         let budget = budget.as_secs_f64();
         let superlinear = self.growth().is_some_and(|g| g >= SUPERLINEAR);
-        if superlinear && at_limit >= MARGIN * budget {
+        // Extrapolated from answers too short to trust their growth that
+        // far, it is no more than near.
+        let measured_enough = self.deciding().is_some_and(|k| {
+            self.points[k].seconds - self.constant() >= DECIDING_FROM
+                || self.points[k].size >= self.verdict_limit()
+        });
+        if superlinear && at_limit >= MARGIN * budget && measured_enough {
             Verdict::Slow
         } else if at_limit <= budget / MARGIN {
             Verdict::Within
@@ -544,7 +563,7 @@ impl Slow {
             series.family.name(),
             unit(series.direction),
             sizes.join(", "),
-            series.limit,
+            series.verdict_limit(),
             unit(series.direction),
             series
                 .at_limit()
@@ -1105,6 +1124,21 @@ mod tests {
             assert_eq!(doubled.verdict(budget), s.verdict(budget), "{s:?}");
         }
         assert_eq!(series(65536, &[]).verdict(budget), Verdict::Within);
+    }
+
+    /// An implementation that refuses the next size is judged there, not
+    /// beyond; and growth read from answers of a few milliseconds is not
+    /// extrapolated into a slow cause.
+    #[test]
+    fn a_refusal_and_short_answers_are_not_extrapolated_into_slowness() {
+        let mut refused = series(
+            65536,
+            &[(64, 0.0), (128, 0.0005), (256, 0.0017), (512, 0.0060)],
+        );
+        assert_eq!(refused.verdict(DEFAULT_BUDGET), Verdict::Near);
+        refused.end = End::Refused(1024);
+        assert_eq!(refused.verdict_limit(), 1024);
+        assert_eq!(refused.verdict(DEFAULT_BUDGET), Verdict::Within);
     }
 
     /// A decoding's limit counts bytes, its growth code points: the time at

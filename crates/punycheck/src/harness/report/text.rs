@@ -231,7 +231,7 @@ impl CostReport {
                     (cost::Verdict::Near, _) => format!(
                         "near the budget (about {} at {}; not a cause)",
                         s.at_limit().map_or("?".into(), cost::seconds_text),
-                        s.limit
+                        s.verdict_limit()
                     ),
                     (_, cost::End::Max | cost::End::Extrapolated(_)) => continue,
                     (_, cost::End::DeclaredLimit) => "stopped by its declared limit".to_string(),
