@@ -515,11 +515,6 @@ pub struct Slow {
 }
 
 impl Slow {
-    /// The size of the question, as a limit counts it.
-    pub fn size(&self) -> usize {
-        self.deciding().map_or(0, |p| p.size)
-    }
-
     /// The family's code points at that size.
     pub fn code_points(&self) -> usize {
         self.deciding().map_or(0, |p| p.code_points)
@@ -627,16 +622,6 @@ pub struct Probe {
     /// At most one slow series per direction with [`probe`] (the first
     /// family found slow), every one with [`probe_all`].
     pub slow: Vec<Slow>,
-}
-
-impl Probe {
-    /// The series near the budget ([`Verdict::Near`]): information.
-    pub fn near(&self, budget: Duration) -> Vec<&Series> {
-        self.series
-            .iter()
-            .filter(|s| s.verdict(budget) == Verdict::Near)
-            .collect()
-    }
 }
 
 /// How one timed question ended.
