@@ -17,6 +17,9 @@
  * Modes: `libidn -e` / `libidn -d` follow the RFC 3492 Appendix C wrapper
  * convention; with no argument, the pipe protocol ("encode TOKENS" /
  * "decode TEXT" lines in, "ok RESULT" / "error MESSAGE" lines out, flushed).
+ * Escaped forms (any byte can cross): -ex / -dx and the pipe verbs "encodex" /
+ * "decodex" carry the encoded text as lowercase hexadecimal of its bytes, which
+ * are passed to and from the library as they are.
  * Status codes map to "invalid input", "arithmetic overflow", and "input or
  * output is too large" (never expected: buffers are sized from the input).
  * Any other return value aborts.
@@ -63,8 +66,9 @@ static const char *parse(const char *s, punycode_uint **cps, unsigned char **fla
   return NULL;
 }
 
-/* Encodes; returns malloc'd text, or NULL with *err set. */
-static char *encode(const char *tokens, const char **err) {
+/* Encodes; returns malloc'd text (its length in *len when len is not NULL),
+   or NULL with *err set. */
+static char *encode(const char *tokens, const char **err, size_t *len) {
   punycode_uint *cps;
   unsigned char *flags;
   size_t n;
@@ -80,6 +84,7 @@ static char *encode(const char *tokens, const char **err) {
       out = NULL;
     } else {
       out[outlen] = 0;
+      if (len) *len = outlen;
     }
   }
   free(cps);
@@ -117,12 +122,33 @@ static char *decode(const char *text, size_t len, char sep, const char **err) {
   return res;
 }
 
+/* The escaped forms: len bytes as malloc'd lowercase hexadecimal (s freed),
+   and hexadecimal turned into its bytes in place (returns how many). */
+static char *tohex(char *s, size_t len) {
+  char *h = xmalloc(2 * len + 1);
+  for (size_t j = 0; j < len; j++) sprintf(h + 2 * j, "%02x", (unsigned char) s[j]);
+  h[2 * len] = 0;
+  free(s);
+  return h;
+}
+
+static size_t unhex(char *s, size_t len) {
+  if (len % 2) abort(); /* protocol error */
+  for (size_t j = 0; j < len / 2; j++) {
+    unsigned v;
+    if (sscanf(s + 2 * j, "%2x", &v) != 1) abort();
+    s[j] = (char) v;
+  }
+  return len / 2;
+}
+
 int main(int argc, char **argv) {
   char *line = NULL;
   size_t cap = 0;
   ssize_t len;
   const char *err = NULL;
-  if (argc == 2 && strcmp(argv[1], "-e") == 0) {
+  int x = argc == 2 && (strcmp(argv[1], "-ex") == 0 || strcmp(argv[1], "-dx") == 0);
+  if (argc == 2 && (strcmp(argv[1], "-e") == 0 || strcmp(argv[1], "-ex") == 0)) {
     /* read everything */
     size_t n = 0, c = 4096;
     char *buf = xmalloc(c);
@@ -132,22 +158,24 @@ int main(int argc, char **argv) {
       if (c - n < 2) buf = realloc(buf, c *= 2);
     }
     buf[n] = 0;
-    char *out = encode(buf, &err);
+    size_t outlen;
+    char *out = encode(buf, &err, &outlen);
     if (!out) { fprintf(stderr, "%s\n", err); return 1; }
-    printf("%s\n", out);
+    printf("%s\n", x ? tohex(out, outlen) : out);
     return 0;
   }
-  if (argc == 2 && strcmp(argv[1], "-d") == 0) {
+  if (argc == 2 && (strcmp(argv[1], "-d") == 0 || strcmp(argv[1], "-dx") == 0)) {
     len = getline(&line, &cap, stdin);
     if (len < 0) len = 0;
     if (len > 0 && line[len - 1] == '\n') len--;
+    if (x) len = (ssize_t) unhex(line, (size_t) len);
     char *out = decode(line ? line : "", (size_t) len, '\n', &err);
     if (!out) { fprintf(stderr, "%s\n", err); return 1; }
     fputs(out, stdout);
     return 0;
   }
   if (argc != 1) {
-    fprintf(stderr, "usage: libidn [-e|-d]\n");
+    fprintf(stderr, "usage: libidn [-e|-d|-ex|-dx]\n");
     return 2;
   }
   while ((len = getline(&line, &cap, stdin)) >= 0) {
@@ -156,10 +184,15 @@ int main(int argc, char **argv) {
     size_t vlen = sp ? (size_t) (sp - line) : (size_t) len;
     char *rest = sp ? sp + 1 : line + len;
     char *out;
+    size_t outlen;
     if (vlen == 6 && memcmp(line, "encode", 6) == 0)
-      out = encode(rest, &err);
+      out = encode(rest, &err, NULL);
+    else if (vlen == 7 && memcmp(line, "encodex", 7) == 0)
+      out = (out = encode(rest, &err, &outlen)) ? tohex(out, outlen) : NULL;
     else if (vlen == 6 && memcmp(line, "decode", 6) == 0)
       out = decode(rest, (size_t) (line + len - rest), ' ', &err);
+    else if (vlen == 7 && memcmp(line, "decodex", 7) == 0)
+      out = decode(rest, unhex(rest, (size_t) (line + len - rest)), ' ', &err);
     else
       abort(); /* protocol error */
     if (out)

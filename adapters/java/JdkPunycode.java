@@ -11,7 +11,7 @@
  *
  * Install: apt-get install openjdk-17-jdk-headless
  * Build:   javac --add-exports java.base/jdk.internal.icu.impl=ALL-UNNAMED -d adapters/build/java adapters/java/JdkPunycode.java
- * Run:     java --add-exports java.base/jdk.internal.icu.impl=ALL-UNNAMED -cp adapters/build/java JdkPunycode [-e|-d]
+ * Run:     java --add-exports java.base/jdk.internal.icu.impl=ALL-UNNAMED -cp adapters/build/java JdkPunycode [-e|-d|-ex|-dx]
  *          (adapters/install.sh builds it and writes the wrapper adapters/build/jdk-punycode)
  *
  * Supports encode and decode with Appendix A case flags (u+ = flag clear,
@@ -26,7 +26,11 @@
  *
  * Modes: -e / -d follow the RFC 3492 Appendix C wrapper convention; with no
  * argument, the pipe protocol ("encode TOKENS" / "decode TEXT" lines in,
- * "ok RESULT" / "error MESSAGE" lines out, flushed after each).
+ * "ok RESULT" / "error MESSAGE" lines out, flushed after each). Escaped forms
+ * (any byte can cross): -ex / -dx and the pipe verbs "encodex" / "decodex"
+ * carry the encoded text as lowercase hexadecimal of its bytes; a decodex byte
+ * becomes the char of the same number (Latin-1), the encoded text leaves as its
+ * UTF-8 bytes.
  */
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
@@ -36,6 +40,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.text.ParseException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import jdk.internal.icu.impl.Punycode;
 
@@ -88,29 +93,41 @@ public final class JdkPunycode {
         return new Answer(true, res.toString());
     }
 
+    /** The escaped forms: an encode answer as hexadecimal, a decode question from it. */
+    static Answer toHex(Answer a) {
+        return a.ok() ? new Answer(true, HexFormat.of().formatHex(a.text().getBytes(StandardCharsets.UTF_8))) : a;
+    }
+
+    static String fromHex(String hex) {
+        return new String(HexFormat.of().parseHex(hex), StandardCharsets.ISO_8859_1);
+    }
+
     public static void main(String[] args) throws IOException, ParseException {
         PrintStream out = new PrintStream(System.out, false, StandardCharsets.ISO_8859_1);
-        if (args.length == 1 && (args[0].equals("-e") || args[0].equals("-d"))) {
+        if (args.length == 1 && List.of("-e", "-d", "-ex", "-dx").contains(args[0])) {
             ByteArrayOutputStream buf = new ByteArrayOutputStream();
             System.in.transferTo(buf);
             String in = buf.toString(StandardCharsets.ISO_8859_1);
             Answer a;
             if (args[0].equals("-e")) {
                 a = encode(in);
+            } else if (args[0].equals("-ex")) {
+                a = toHex(encode(in));
             } else {
                 int nl = in.indexOf('\n');
-                a = decode(nl < 0 ? in : in.substring(0, nl), "\n");
+                String line = nl < 0 ? in : in.substring(0, nl);
+                a = decode(args[0].equals("-dx") ? fromHex(line) : line, "\n");
             }
             if (!a.ok()) {
                 System.err.println(a.text());
                 System.exit(1);
             }
-            out.print(a.text().isEmpty() && args[0].equals("-d") ? "" : a.text() + "\n");
+            out.print(a.text().isEmpty() && args[0].startsWith("-d") ? "" : a.text() + "\n");
             out.flush();
             return;
         }
         if (args.length != 0) {
-            System.err.println("usage: JdkPunycode [-e|-d]");
+            System.err.println("usage: JdkPunycode [-e|-d|-ex|-dx]");
             System.exit(2);
         }
         BufferedReader r = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.ISO_8859_1));
@@ -120,7 +137,9 @@ public final class JdkPunycode {
             String rest = sp < 0 ? "" : line.substring(sp + 1);
             Answer a;
             if (verb.equals("encode")) a = encode(rest);
+            else if (verb.equals("encodex")) a = toHex(encode(rest));
             else if (verb.equals("decode")) a = decode(rest, " ");
+            else if (verb.equals("decodex")) a = decode(fromHex(rest), " ");
             else throw new IllegalArgumentException("unknown request: " + line);
             out.print((a.ok() ? "ok" : "error") + (a.text().isEmpty() ? "" : " " + a.text()) + "\n");
             out.flush();

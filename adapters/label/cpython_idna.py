@@ -18,6 +18,10 @@ Profile: IDNA2003 (RFC 3490 with Nameprep, RFC 3491), as the module
 Modes:   none; the pipe protocol only:
            decode LABEL   -> ok u+XXXX ...  |  error MESSAGE
            encode TOKENS  -> ok xn--...     |  error MESSAGE
+           decodex HEX    -> as decode, the label given as hexadecimal of its
+                             UTF-8 bytes
+           encodex TOKENS -> as encode, the A-label's bytes as lowercase
+                             hexadecimal (any byte, so no printable check)
 
 How the label is passed: decode sends the label as a str (the UTF-8 line
 decoded); an ASCII str is what ToUnicode turns into bytes itself (line 109),
@@ -38,11 +42,12 @@ Failures:
   "error returned its input unchanged (RFC 3490 ToUnicode failure)" whenever
   ToUnicode's result equals the label it was given.
 - Adapter-side refusals, worded "error adapter: ...": a decode label that is
-  not UTF-8, a malformed token, a code point above U+10FFFF (not a Python
-  str), an A-label result that is not printable ASCII (RFC 3490 without
-  UseSTD3ASCIIRules lets ASCII controls through; the answer line cannot
-  carry them), an unknown verb. Lone surrogates are passed (a Python str
-  holds them); Nameprep refuses them (table C.5).
+  not UTF-8, malformed hexadecimal (decodex), a malformed token, a code
+  point above U+10FFFF (not a Python str), an encode (not encodex) A-label
+  result that is not printable ASCII (RFC 3490 without UseSTD3ASCIIRules
+  lets ASCII controls through; the answer line cannot carry them), an
+  unknown verb. Lone surrogates are passed (a Python str holds them);
+  Nameprep refuses them (table C.5).
 """
 import encodings.idna as cpython_idna
 import sys
@@ -91,29 +96,39 @@ def decode(label):
     return " ".join(["ok"] + ["u+%04X" % ord(c) for c in out])
 
 
-def encode(ulabel):
+def encode(ulabel, escaped=False):
     try:
         out = cpython_idna.ToASCII(ulabel)
     except UnicodeError as e:  # the module's documented failure
         return "error " + one_line(e)
-    return "ok " + printable_ascii(out)
+    return ("ok " + out.hex()).rstrip(" ") if escaped else "ok " + printable_ascii(out)
+
+
+def unhex(data):
+    """The bytes of an escaped question (decodex HEX)."""
+    try:
+        return bytes.fromhex(data.decode("ascii"))
+    except ValueError:
+        raise Refused("adapter: bad hexadecimal")
 
 
 def answer(raw):
     verb, _, rest = raw.partition(b" ")
     try:
+        if verb == b"decodex":
+            verb, rest = b"decode", unhex(rest)
         if verb == b"decode":
             try:
                 label = rest.decode("utf-8")
             except UnicodeDecodeError:
                 raise Refused("adapter: label is not UTF-8")
             return decode(label)
-        if verb == b"encode":
+        if verb in (b"encode", b"encodex"):
             try:
                 text = rest.decode("ascii")
             except UnicodeDecodeError:
                 raise Refused("adapter: tokens are not ASCII")
-            return encode(parse_tokens(text))
+            return encode(parse_tokens(text), escaped=verb == b"encodex")
         raise Refused("adapter: unknown request")
     except Refused as e:
         return "error " + one_line(e)

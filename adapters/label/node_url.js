@@ -22,6 +22,10 @@
 // Modes:   none; the pipe protocol only:
 //            decode LABEL   -> ok u+XXXX ...  |  error MESSAGE
 //            encode TOKENS  -> ok xn--...     |  error MESSAGE
+//            decodex HEX    -> as decode, the label given as hexadecimal of
+//                              its UTF-8 bytes
+//            encodex TOKENS -> as encode, the A-label's UTF-8 bytes as
+//                              lowercase hexadecimal (no printable check)
 //
 // The label is passed as the whole domain, with no dot added. What that
 // means for these APIs: a '.' inside the label would make several labels;
@@ -40,10 +44,11 @@
 // which the adapter never passes) propagates: a crash for punycheck.
 //
 // Adapter-side refusals, "error adapter: ...": a decode label that is not
-// UTF-8; a malformed token; a surrogate or a value above U+10FFFF (Node
-// converts the argument to UTF-8 with Utf8Value, which turns a lone surrogate
-// into U+FFFD, so it cannot be passed faithfully); an A-label result that is
-// not printable ASCII; an unknown verb. Results are read back by code point.
+// UTF-8; malformed hexadecimal (decodex); a malformed token; a surrogate or a
+// value above U+10FFFF (Node converts the argument to UTF-8 with Utf8Value,
+// which turns a lone surrogate into U+FFFD, so it cannot be passed
+// faithfully); an encode (not encodex) A-label result that is not printable
+// ASCII; an unknown verb. Results are read back by code point.
 'use strict';
 const url = require('node:url');
 
@@ -98,9 +103,10 @@ function decode(label) {
 	return toks.join(' ');
 }
 
-function encode(ulabel) {
+function encode(ulabel, escaped) {
 	const out = url.domainToASCII(ulabel);
 	if (out === '') return "error returned '' (Node's failure signal)";
+	if (escaped) return 'ok ' + Buffer.from(out, 'utf8').toString('hex');
 	for (let i = 0; i < out.length; i++) {
 		const c = out.charCodeAt(i);
 		if (c < 0x20 || c > 0x7e) {
@@ -111,22 +117,31 @@ function encode(ulabel) {
 	return 'ok ' + out;
 }
 
+// The bytes of an escaped question (decodex HEX).
+function unhex(buf) {
+	const text = buf.toString('latin1');
+	if (!/^(?:[0-9A-Fa-f]{2})*$/.test(text)) throw new Refused('adapter: bad hexadecimal');
+	return Buffer.from(text, 'hex');
+}
+
 function answer(line) {
 	const sp = line.indexOf(0x20);
 	const verb = (sp < 0 ? line : line.subarray(0, sp)).toString('latin1');
 	const rest = sp < 0 ? line.subarray(line.length) : line.subarray(sp + 1);
 	try {
-		if (verb === 'decode') {
+		if (verb === 'decode' || verb === 'decodex') {
 			let label;
 			try {
-				label = utf8.decode(rest);
+				label = utf8.decode(verb === 'decodex' ? unhex(rest) : rest);
 			} catch (e) {
 				if (!(e instanceof TypeError)) throw e;
 				throw new Refused('adapter: label is not UTF-8');
 			}
 			return decode(label);
 		}
-		if (verb === 'encode') return encode(parseTokens(rest.toString('latin1')));
+		if (verb === 'encode' || verb === 'encodex') {
+			return encode(parseTokens(rest.toString('latin1')), verb === 'encodex');
+		}
 		throw new Refused('adapter: unknown request');
 	} catch (e) {
 		if (e instanceof Refused) return 'error ' + oneLine(e.message);

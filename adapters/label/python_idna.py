@@ -41,11 +41,16 @@ Everything the package raises for a failed label is an IDNAError subclass
 A-label", line 327-328); any other exception, a plain UnicodeError included,
 propagates and is a crash for punycheck.
 
+Escaped verbs: "decodex HEX" is decode with the label given as hexadecimal
+of its UTF-8 bytes; "encodex TOKENS" is encode with the A-label's bytes
+answered as lowercase hexadecimal (any byte can cross, so no printable check).
+
 Adapter-side refusals, worded "error adapter: ...": a decode label that is
-not UTF-8, a malformed token, a code point above U+10FFFF, an A-label result
-that is not printable ASCII, an unknown verb. Lone surrogates are passed (a
-Python str holds them); check_label refuses them (not PVALID). ToUnicode
-never signals failure by returning its input here: idna.decode raises.
+not UTF-8, malformed hexadecimal (decodex), a malformed token, a code point
+above U+10FFFF, an encode (not encodex) A-label result that is not printable
+ASCII, an unknown verb. Lone surrogates are passed (a Python str holds
+them); check_label refuses them (not PVALID). ToUnicode never signals
+failure by returning its input here: idna.decode raises.
 """
 import sys
 
@@ -105,7 +110,7 @@ def decode(mode, label):
     return " ".join(["ok"] + ["u+%04X" % ord(c) for c in out])
 
 
-def encode(mode, ulabel):
+def encode(mode, ulabel, escaped=False):
     try:
         if mode == "uts46":
             out = idna.encode(ulabel, uts46=True, std3_rules=False, transitional=False)
@@ -113,24 +118,34 @@ def encode(mode, ulabel):
             out = idna.encode(ulabel)
     except idna.IDNAError as e:  # the package's documented failure
         return failure(e)
-    return "ok " + printable_ascii(out)
+    return ("ok " + out.hex()).rstrip(" ") if escaped else "ok " + printable_ascii(out)
+
+
+def unhex(data):
+    """The bytes of an escaped question (decodex HEX)."""
+    try:
+        return bytes.fromhex(data.decode("ascii"))
+    except ValueError:
+        raise Refused("adapter: bad hexadecimal")
 
 
 def answer(mode, raw):
     verb, _, rest = raw.partition(b" ")
     try:
+        if verb == b"decodex":
+            verb, rest = b"decode", unhex(rest)
         if verb == b"decode":
             try:
                 label = rest.decode("utf-8")
             except UnicodeDecodeError:
                 raise Refused("adapter: label is not UTF-8")
             return decode(mode, label)
-        if verb == b"encode":
+        if verb in (b"encode", b"encodex"):
             try:
                 text = rest.decode("ascii")
             except UnicodeDecodeError:
                 raise Refused("adapter: tokens are not ASCII")
-            return encode(mode, parse_tokens(text))
+            return encode(mode, parse_tokens(text), escaped=verb == b"encodex")
         raise Refused("adapter: unknown request")
     except Refused as e:
         return "error " + one_line(e)

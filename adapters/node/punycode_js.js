@@ -24,13 +24,17 @@
 // With -e / -d: RFC 3492 Appendix C wrapper convention (one request, exit 1
 // with the message on stderr on failure). With no mode: pipe protocol, lines
 // "encode TOKENS" / "decode TEXT" in, "ok RESULT" / "error MESSAGE" out.
+// Escaped forms (any byte can cross): -ex / -dx and the pipe verbs
+// "encodex" / "decodex" carry the encoded text as lowercase hexadecimal of
+// its bytes; a decodex byte reaches punycode.decode as the character of the
+// same number (Latin-1), the encoded string leaves as its UTF-8 bytes.
 'use strict';
 const path = require('path');
 
 const which = process.argv[2];
 const mode = process.argv[3];
-if (!which || (mode !== undefined && mode !== '-e' && mode !== '-d') || process.argv.length > 4) {
-	process.stderr.write('usage: punycode_js.js builtin|1.4.1|2.3.1|PATH [-e|-d]\n');
+if (!which || (mode !== undefined && !['-e', '-d', '-ex', '-dx'].includes(mode)) || process.argv.length > 4) {
+	process.stderr.write('usage: punycode_js.js builtin|1.4.1|2.3.1|PATH [-e|-d|-ex|-dx]\n');
 	process.exit(2);
 }
 const punycode = which === 'builtin'
@@ -84,15 +88,20 @@ function decode(text) {
 	return [true, toks];
 }
 
-if (mode === '-e' || mode === '-d') {
+// The escaped forms: the encoded text to and from hexadecimal.
+const toHex = (text) => Buffer.from(text, 'utf8').toString('hex');
+const fromHex = (hex) => Buffer.from(hex, 'hex').toString('latin1');
+
+if (mode !== undefined) {
 	const input = require('fs').readFileSync(0, 'latin1');
 	let ok, res;
-	if (mode === '-e') {
+	if (mode === '-e' || mode === '-ex') {
 		[ok, res] = encode(input);
-		if (ok) res = res + '\n';
+		if (ok) res = (mode === '-ex' ? toHex(res) : res) + '\n';
 	} else {
 		const nl = input.indexOf('\n');
-		[ok, res] = decode(nl < 0 ? input : input.slice(0, nl));
+		const line = nl < 0 ? input : input.slice(0, nl);
+		[ok, res] = decode(mode === '-dx' ? fromHex(line) : line);
 		if (ok) res = res.map((t) => t + '\n').join('');
 	}
 	if (!ok) {
@@ -109,10 +118,11 @@ if (mode === '-e' || mode === '-d') {
 		const verb = sp < 0 ? line : line.slice(0, sp);
 		const rest = sp < 0 ? '' : line.slice(sp + 1);
 		let ok, res;
-		if (verb === 'encode') {
+		if (verb === 'encode' || verb === 'encodex') {
 			[ok, res] = encode(rest);
-		} else if (verb === 'decode') {
-			[ok, res] = decode(rest);
+			if (ok && verb === 'encodex') res = toHex(res);
+		} else if (verb === 'decode' || verb === 'decodex') {
+			[ok, res] = decode(verb === 'decodex' ? fromHex(rest) : rest);
 			if (ok) res = res.join(' ');
 		} else {
 			throw new Error('unknown request: ' + line);

@@ -15,6 +15,10 @@ Modes (see adapters/FINDINGS.md):
   cpython_codec.py -d    same, decode
   cpython_codec.py       pipe: lines "encode TOKENS" / "decode TEXT" on stdin,
                          one "ok RESULT" / "error MESSAGE" line each.
+  -ex, -dx, and the pipe verbs "encodex" / "decodex": the escaped forms, the
+  encoded text as lowercase hexadecimal of its bytes (answer of -ex and
+  encodex, question of -dx and decodex), so that any byte can cross; the
+  codec gets and gives bytes, so the bytes are passed as they are.
 
 Only the codec's documented failure (UnicodeError, which includes
 UnicodeDecodeError) becomes "failed: <message>". Anything else propagates.
@@ -22,6 +26,13 @@ A code point above U+10FFFF cannot be put in a Python str: the adapter itself
 answers "failed: adapter: ..." for it (it is never handed to the codec).
 """
 import sys
+
+
+def printable(message):
+    """The message with each character outside printable ASCII escaped as
+    Python's ascii() does: the codec quotes the offending character, which
+    in an escaped question may be a control character such as a newline."""
+    return "".join(c if " " <= c <= "~" else ascii(c)[1:-1] for c in str(message))
 
 
 class NotPassed(Exception):
@@ -50,7 +61,7 @@ def encode(tokens_text):
     try:
         out = s.encode("punycode")
     except UnicodeError as e:  # the codec's documented failure
-        return False, "failed: %s" % e
+        return False, "failed: %s" % printable(e)
     return True, out.decode("ascii")
 
 
@@ -59,31 +70,36 @@ def decode(text):
     try:
         out = text.encode("latin-1").decode("punycode")
     except UnicodeError as e:  # the codec's documented failure
-        return False, "failed: %s" % e
+        return False, "failed: %s" % printable(e)
     return True, ["u+%04X" % ord(c) for c in out]
+
+
+def unhex(text):
+    """The text of an escaped question: its bytes, as decode() takes them."""
+    return bytes.fromhex(text).decode("latin-1")
 
 
 def main():
     args = sys.argv[1:]
-    if args == ["-e"]:
+    if args in (["-e"], ["-ex"]):
         ok, res = encode(sys.stdin.read())
         if not ok:
             sys.stderr.write(res + "\n")
             sys.exit(1)
-        sys.stdout.write(res + "\n")
+        sys.stdout.write((res.encode("ascii").hex() if args == ["-ex"] else res) + "\n")
         return
-    if args == ["-d"]:
+    if args in (["-d"], ["-dx"]):
         line = sys.stdin.buffer.readline().decode("latin-1")
         if line.endswith("\n"):
             line = line[:-1]
-        ok, res = decode(line)
+        ok, res = decode(unhex(line) if args == ["-dx"] else line)
         if not ok:
             sys.stderr.write(res + "\n")
             sys.exit(1)
         sys.stdout.write("".join(t + "\n" for t in res))
         return
     if args:
-        sys.stderr.write("usage: cpython_codec.py [-e|-d]\n")
+        sys.stderr.write("usage: cpython_codec.py [-e|-d|-ex|-dx]\n")
         sys.exit(2)
     # pipe mode
     for raw in sys.stdin.buffer:
@@ -91,10 +107,12 @@ def main():
         if line.endswith("\n"):
             line = line[:-1]
         verb, _, rest = line.partition(" ")
-        if verb == "encode":
+        if verb in ("encode", "encodex"):
             ok, res = encode(rest)
-        elif verb == "decode":
-            ok, res = decode(rest)
+            if ok and verb == "encodex":
+                res = res.encode("ascii").hex()
+        elif verb in ("decode", "decodex"):
+            ok, res = decode(unhex(rest) if verb == "decodex" else rest)
             if ok:
                 res = " ".join(res)
         else:

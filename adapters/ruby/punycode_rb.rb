@@ -29,11 +29,15 @@
 #
 # Modes: -e / -d follow the RFC 3492 Appendix C wrapper convention; with no
 # mode, the pipe protocol ("encode TOKENS" / "decode TEXT" lines in,
-# "ok RESULT" / "error MESSAGE" lines out, flushed after each).
+# "ok RESULT" / "error MESSAGE" lines out, flushed after each). Escaped forms
+# (any byte can cross): -ex / -dx and the pipe verbs "encodex" / "decodex"
+# carry the encoded text as lowercase hexadecimal of its bytes; a decodex
+# byte becomes the character of the same number (Latin-1, in a UTF-8
+# string), the encoded string leaves as its UTF-8 bytes.
 
 which, mode = ARGV
-unless %w[addressable simpleidn].include?(which) && ARGV.size <= 2 && [nil, '-e', '-d'].include?(mode)
-  warn 'usage: punycode_rb.rb addressable|simpleidn [-e|-d]'
+unless %w[addressable simpleidn].include?(which) && ARGV.size <= 2 && [nil, '-e', '-d', '-ex', '-dx'].include?(mode)
+  warn 'usage: punycode_rb.rb addressable|simpleidn [-e|-d|-ex|-dx]'
   exit 2
 end
 
@@ -103,15 +107,20 @@ def decode(text)
   [true, to_cps(out).map { |cp| format('u+%04X', cp) }]
 end
 
+# The escaped forms: the encoded text to and from hexadecimal.
+def to_hex(text) = text.unpack1('H*')
+def from_hex(hex) = [hex].pack('H*').unpack('C*').pack('U*')
+
 $stdin.binmode
 $stdout.binmode
 if mode
   input = $stdin.read || ''
-  if mode == '-e'
+  if mode.start_with?('-e')
     ok, res = encode(input)
-    res = "#{res}\n" if ok
+    res = "#{mode == '-ex' ? to_hex(res) : res}\n" if ok
   else
-    ok, res = decode(input.split("\n", 2).first || '')
+    line = input.split("\n", 2).first || ''
+    ok, res = decode(mode == '-dx' ? from_hex(line) : line)
     res = res.map { |t| "#{t}\n" }.join if ok
   end
   unless ok
@@ -131,8 +140,11 @@ $stdin.each_line do |line|
   rest ||= ''
   case verb
   when 'encode' then ok, res = encode(rest)
-  when 'decode'
-    ok, res = decode(rest)
+  when 'encodex'
+    ok, res = encode(rest)
+    res = to_hex(res) if ok
+  when 'decode', 'decodex'
+    ok, res = decode(verb == 'decodex' ? from_hex(rest) : rest)
     res = res.join(' ') if ok
   else raise ArgumentError, "unknown request: #{line}"
   end

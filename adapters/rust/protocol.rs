@@ -5,6 +5,11 @@
 //! * `ADAPTER` (no argument): the pipe protocol, one request a line
 //!   (`encode TOKENS` / `decode TEXT`), one `ok RESULT` / `error MESSAGE` line
 //!   a request, flushed after each.
+//! * `ADAPTER -ex` / `ADAPTER -dx` and the pipe verbs `encodex TOKENS` /
+//!   `decodex HEX`: the escaped forms, where the encoded text crosses as
+//!   lowercase hexadecimal of its bytes, so that any byte can. `decode` gets
+//!   the bytes as they are (an adapter whose API takes `&str` reads them with
+//!   [`latin1`]); an `encode` result leaves as its UTF-8 bytes.
 //!
 //! The adapter supplies `encode` (code points and case flags to Punycode) and
 //! `decode` (Punycode to code points and case flags); both return `Err` with
@@ -35,15 +40,38 @@ fn token(&(cp, flag): &(u32, bool)) -> String {
     format!("{}+{:04X}", if flag { "U" } else { "u" }, cp)
 }
 
+/// An escaped answer: the encoded text's bytes in lowercase hexadecimal.
+fn to_hex(text: &str) -> String {
+    text.bytes().map(|b| format!("{b:02x}")).collect()
+}
+
+/// An escaped question: the bytes its hexadecimal spells.
+fn from_hex(hex: &[u8]) -> Vec<u8> {
+    let digit = |b: u8| (b as char).to_digit(16).unwrap_or_else(|| panic!("bad hex digit {b:#04x}"));
+    hex.chunks(2)
+        .map(|p| match p {
+            [hi, lo] => (digit(*hi) * 16 + digit(*lo)) as u8,
+            _ => panic!("odd number of hex digits"),
+        })
+        .collect()
+}
+
+/// Bytes as text, each byte the `char` of the same number (Latin-1): how a
+/// `decodex` question reaches an API that takes `&str`.
+pub fn latin1(bytes: &[u8]) -> String {
+    bytes.iter().map(|&b| char::from(b)).collect()
+}
+
 pub fn main(encode: Encode, decode: Decode) {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let stdout = io::stdout();
     let mut out = stdout.lock();
     match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
-        ["-e"] => {
+        [mode @ ("-e" | "-ex")] => {
             let mut input = String::new();
             io::stdin().read_to_string(&mut input).expect("stdin");
             match encode(&parse(&input)) {
+                Ok(s) if *mode == "-ex" => writeln!(out, "{}", to_hex(&s)).expect("stdout"),
                 Ok(s) => writeln!(out, "{s}").expect("stdout"),
                 Err(msg) => {
                     eprintln!("{msg}");
@@ -51,11 +79,12 @@ pub fn main(encode: Encode, decode: Decode) {
                 }
             }
         }
-        ["-d"] => {
+        [mode @ ("-d" | "-dx")] => {
             let mut input = Vec::new();
             io::stdin().read_to_end(&mut input).expect("stdin");
             let line = input.split(|&b| b == b'\n').next().unwrap_or(&[]);
-            match decode(line) {
+            let line = if *mode == "-dx" { from_hex(line) } else { line.to_vec() };
+            match decode(&line) {
                 Ok(cps) => {
                     for cp in &cps {
                         writeln!(out, "{}", token(cp)).expect("stdout");
@@ -75,9 +104,12 @@ pub fn main(encode: Encode, decode: Decode) {
                     Some(p) => (&line[..p], &line[p + 1..]),
                     None => (&line[..], &line[line.len()..]),
                 };
+                let tokens = |cps: Vec<(u32, bool)>| cps.iter().map(token).collect::<Vec<_>>().join(" ");
                 let answer = match verb {
                     b"encode" => encode(&parse(std::str::from_utf8(rest).expect("ASCII tokens"))),
-                    b"decode" => decode(rest).map(|cps| cps.iter().map(token).collect::<Vec<_>>().join(" ")),
+                    b"encodex" => encode(&parse(std::str::from_utf8(rest).expect("ASCII tokens"))).map(|s| to_hex(&s)),
+                    b"decode" => decode(rest).map(tokens),
+                    b"decodex" => decode(&from_hex(rest)).map(tokens),
                     _ => panic!("unknown request"),
                 };
                 match answer {
@@ -90,7 +122,7 @@ pub fn main(encode: Encode, decode: Decode) {
             }
         }
         _ => {
-            eprintln!("usage: ADAPTER [-e|-d]");
+            eprintln!("usage: ADAPTER [-e|-d|-ex|-dx]");
             std::process::exit(2);
         }
     }

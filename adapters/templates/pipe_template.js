@@ -12,6 +12,11 @@
 // U-label's code points. An API that signals failure by returning an empty
 // string (url.domainToASCII) or its input unchanged must throw Refused here:
 // such an answer is no answer. adapters/label/ has real ones.
+//
+// The escaped verbs carry any bytes: "encodex TOKENS" answers the encoded
+// text's bytes in lowercase hexadecimal ("ok 612d62676a" for a-bga), and
+// "decodex HEX" decodes the bytes HEX spells, each byte read as the code point
+// of the same number (Latin-1; a label adapter reads them as UTF-8 instead).
 'use strict';
 const readline = require('node:readline');
 const punycode = require('node:punycode');
@@ -31,7 +36,8 @@ function encode(codePoints) {
 	}
 }
 
-// Punycode (a string of printable ASCII) to code points (an array of numbers).
+// Punycode (a string: printable ASCII, or any of U+0000..U+00FF from decodex)
+// to code points (an array of numbers).
 function decode(text) {
 	try {
 		return Array.from(punycode.decode(text), (c) => c.codePointAt(0));
@@ -47,13 +53,15 @@ function answer(question) {
 	const verb = space < 0 ? question : question.slice(0, space);
 	const payload = space < 0 ? '' : question.slice(space + 1);
 	try {
-		if (verb === 'encode') {
+		if (verb === 'encode' || verb === 'encodex') {
 			const tokens = payload.split(' ').filter(Boolean);
-			return 'ok ' + encode(tokens.map((token) => parseInt(token.slice(2), 16)));
+			const result = encode(tokens.map((token) => parseInt(token.slice(2), 16)));
+			return 'ok ' + (verb === 'encodex' ? Buffer.from(result, 'utf8').toString('hex') : result);
 		}
-		if (verb === 'decode') {
+		if (verb === 'decode' || verb === 'decodex') {
+			const text = verb === 'decodex' ? Buffer.from(payload, 'hex').toString('latin1') : payload;
 			const hex = (cp) => 'u+' + cp.toString(16).toUpperCase().padStart(4, '0');
-			return 'ok ' + decode(payload).map(hex).join(' ');
+			return 'ok ' + decode(text).map(hex).join(' ');
 		}
 		return 'error invalid input';
 	} catch (e) {

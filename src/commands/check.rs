@@ -17,7 +17,7 @@ use crate::config::{self, Config, Format, MAX_SECONDS, MAX_TIMEOUT, check_second
 use crate::report::{self, Rendered};
 use punycheck::codec::Codec;
 use punycheck::engines::{self, process};
-use punycheck::harness::baseline::Baseline;
+use punycheck::harness::baseline::{self, Baseline};
 use punycheck::harness::check::{self, CheckSettings, Phase};
 use punycheck::harness::cost;
 use punycheck::harness::regressions;
@@ -373,9 +373,18 @@ fn prepare(
             max: check.cost_max.unwrap_or(default.max),
         }
     });
+    // Recording a baseline asks ten times the gate's questions (with ten
+    // times its ceiling of time), so that the gate, asking fewer, meets
+    // the known causes by the witnesses recorded.
+    let recording = check.write_baseline.is_some() && check.cases.is_some();
+    let factor = if recording {
+        baseline::RECORDING_FACTOR
+    } else {
+        1
+    };
     let settings = CheckSettings {
-        time: Duration::from_secs_f64(seconds),
-        cases: check.cases,
+        time: Duration::from_secs_f64(seconds * factor as f64),
+        cases: check.cases.map(|n| n.saturating_mul(factor)),
         seed,
         fail_fast: check.fail_fast == Some(true),
         repro_prefix: format!(

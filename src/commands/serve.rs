@@ -1,7 +1,8 @@
 //! `punycheck serve --impl SPEC`: an implementation answering the `pipe:`
 //! protocol on standard input and output, so that a program in another
 //! language can ask punycheck's references (or any built-in) a question a
-//! line: `encode TOKENS` or `decode TEXT`, answered `ok RESULT` or `error
+//! line: `encode TOKENS` or `decode TEXT` (or their escaped forms,
+//! `encodex TOKENS` and `decodex HEX`), answered `ok RESULT` or `error
 //! MESSAGE`, one line each, flushed ([`crate::commands`]'s docs of the
 //! protocol are in docs/checking.md).
 
@@ -46,8 +47,26 @@ fn answer(codec: Codec, engine: &dyn Engine, line: &[u8]) -> String {
         Some(at) => (&line[..at], &line[at + 1..]),
         None => (line, &b""[..]),
     };
+    // The escaped verbs (`encodex`, `decodex`) carry the encoded text in
+    // hexadecimal, so that every byte crosses.
+    let escaped = matches!(verb, b"encodex" | b"decodex");
+    let unescaped;
+    let rest = if verb == b"decodex" {
+        match std::str::from_utf8(rest)
+            .ok()
+            .and_then(|text| punycheck::vocabulary::parse_hex(text).ok())
+        {
+            Some(bytes) => {
+                unescaped = bytes;
+                &unescaped[..]
+            }
+            None => return "error failed: not a question: decodex takes hexadecimal bytes".into(),
+        }
+    } else {
+        rest
+    };
     let result = match verb {
-        b"encode" => match std::str::from_utf8(rest)
+        b"encode" | b"encodex" => match std::str::from_utf8(rest)
             .map_err(|_| "the tokens are not UTF-8".to_string())
             .and_then(|text| CodePoints::parse(text).map_err(|e| e.to_string()))
         {
@@ -55,7 +74,13 @@ fn answer(codec: Codec, engine: &dyn Engine, line: &[u8]) -> String {
                 let flags = engine.capabilities().annotations.then_some(cps.flags);
                 engine
                     .encode(&cps.values, flags.as_deref())
-                    .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+                    .map(|bytes| {
+                        if escaped {
+                            bytes.iter().map(|b| format!("{b:02x}")).collect()
+                        } else {
+                            String::from_utf8_lossy(&bytes).into_owned()
+                        }
+                    })
                     .map_err(|e| {
                         let why = codec.label_profile().and_then(|p| {
                             label::to_ascii(p, &cps.values).err().map(|e| (e, p.rules))
@@ -65,7 +90,7 @@ fn answer(codec: Codec, engine: &dyn Engine, line: &[u8]) -> String {
             }
             Err(e) => Err(format!("failed: not a question: {e}")),
         },
-        b"decode" => engine
+        b"decode" | b"decodex" => engine
             .decode(rest)
             .map(|decoded| CodePoints::from(decoded).to_string())
             .map_err(|e| {
@@ -74,7 +99,10 @@ fn answer(codec: Codec, engine: &dyn Engine, line: &[u8]) -> String {
                     .and_then(|p| label::to_unicode(p, rest).err().map(|e| (e, p.rules)));
                 message(&e, why)
             }),
-        _ => Err("failed: not a question: the verb is neither encode nor decode".into()),
+        _ => Err(
+            "failed: not a question: the verb is none of encode, decode, encodex and decodex"
+                .into(),
+        ),
     };
     match result {
         Ok(text) if text.is_empty() => "ok".into(),

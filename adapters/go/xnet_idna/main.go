@@ -25,11 +25,16 @@
 //
 // Modes: -e / -d follow the RFC 3492 Appendix C wrapper convention; with no
 // argument, the pipe protocol ("encode TOKENS" / "decode TEXT" lines in,
-// "ok RESULT" / "error MESSAGE" lines out, flushed after each).
+// "ok RESULT" / "error MESSAGE" lines out, flushed after each). Escaped forms
+// (any byte can cross): -ex / -dx and the pipe verbs "encodex" / "decodex"
+// carry the encoded text as lowercase hexadecimal of its bytes; a decodex
+// byte becomes the rune of the same number (Latin-1: decode ranges over its
+// string's runes), the encoded string leaves as its bytes (UTF-8).
 package main
 
 import (
 	"bufio"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -80,19 +85,36 @@ func decode(text string) (bool, []string) {
 	return true, toks
 }
 
+// fromHex is the text of an escaped question: each byte as the rune of the
+// same number.
+func fromHex(text string) string {
+	b, err := hex.DecodeString(text)
+	if err != nil {
+		panic(err)
+	}
+	r := make([]rune, len(b))
+	for i, c := range b {
+		r[i] = rune(c)
+	}
+	return string(r)
+}
+
 func main() {
 	w := bufio.NewWriter(os.Stdout)
 	defer w.Flush()
-	if len(os.Args) == 2 && (os.Args[1] == "-e" || os.Args[1] == "-d") {
+	if len(os.Args) == 2 && strings.Contains(" -e -d -ex -dx ", " "+os.Args[1]+" ") {
 		in, err := io.ReadAll(os.Stdin)
 		if err != nil {
 			panic(err)
 		}
-		if os.Args[1] == "-e" {
+		if os.Args[1] == "-e" || os.Args[1] == "-ex" {
 			ok, res := encode(string(in))
 			if !ok {
 				fmt.Fprintln(os.Stderr, res)
 				os.Exit(1)
+			}
+			if os.Args[1] == "-ex" {
+				res = hex.EncodeToString([]byte(res))
 			}
 			fmt.Fprintln(w, res)
 			return
@@ -100,6 +122,9 @@ func main() {
 		line := string(in)
 		if i := strings.IndexByte(line, '\n'); i >= 0 {
 			line = line[:i]
+		}
+		if os.Args[1] == "-dx" {
+			line = fromHex(line)
 		}
 		ok, res := decode(line)
 		if !ok {
@@ -112,7 +137,7 @@ func main() {
 		return
 	}
 	if len(os.Args) != 1 {
-		fmt.Fprintln(os.Stderr, "usage: xnet_idna [-e|-d]")
+		fmt.Fprintln(os.Stderr, "usage: xnet_idna [-e|-d|-ex|-dx]")
 		os.Exit(2)
 	}
 	r := bufio.NewReaderSize(os.Stdin, 1<<16)
@@ -131,7 +156,14 @@ func main() {
 		switch verb {
 		case "encode":
 			ok, res = encode(rest)
-		case "decode":
+		case "encodex":
+			if ok, res = encode(rest); ok {
+				res = hex.EncodeToString([]byte(res))
+			}
+		case "decode", "decodex":
+			if verb == "decodex" {
+				rest = fromHex(rest)
+			}
 			var toks []string
 			ok, toks = decode(rest)
 			res = strings.Join(toks, " ")

@@ -34,11 +34,16 @@
 // label that is not UTF-8, a malformed token, a token that is not a Unicode
 // scalar value (a surrogate or above U+10FFFF: strings.Builder.WriteRune
 // would write U+FFFD instead), an A-label result that is not printable ASCII,
-// and an unknown verb. An empty result is `ok` alone.
+// and an unknown verb. An empty result is `ok` alone. Escaped verbs:
+// `decodex HEX` is decode with the label given as hexadecimal of its UTF-8
+// bytes (malformed hexadecimal: "error adapter: ..."), `encodex TOKENS` is
+// encode with the A-label's bytes answered as lowercase hexadecimal, any
+// byte, so without the printable check.
 package main
 
 import (
 	"bufio"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -101,7 +106,14 @@ func answer(p *idna.Profile, line string) string {
 		verb, rest = line[:i], line[i+1:]
 	}
 	switch verb {
-	case "decode":
+	case "decode", "decodex":
+		if verb == "decodex" {
+			b, err := hex.DecodeString(rest)
+			if err != nil {
+				return "error adapter: bad hexadecimal"
+			}
+			rest = string(b)
+		}
 		if !utf8.ValidString(rest) {
 			return "error adapter: label is not UTF-8"
 		}
@@ -114,7 +126,7 @@ func answer(p *idna.Profile, line string) string {
 			toks = append(toks, fmt.Sprintf("u+%04X", r))
 		}
 		return strings.Join(toks, " ")
-	case "encode":
+	case "encode", "encodex":
 		ulabel, refusal := parseTokens(rest)
 		if refusal != "" {
 			return "error " + refusal
@@ -122,6 +134,9 @@ func answer(p *idna.Profile, line string) string {
 		out, err := p.ToASCII(ulabel)
 		if err != nil {
 			return "error " + oneLine(err.Error())
+		}
+		if verb == "encodex" {
+			return strings.TrimSuffix("ok "+hex.EncodeToString([]byte(out)), " ")
 		}
 		for i := 0; i < len(out); i++ {
 			if out[i] < 0x20 || out[i] > 0x7E {

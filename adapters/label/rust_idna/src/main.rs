@@ -49,6 +49,11 @@
 //! result that is not printable ASCII (with UseSTD3ASCIIRules=false both
 //! releases let ASCII controls such as U+000A through), an unknown verb. An
 //! empty result is `ok` alone.
+//!
+//! Escaped verbs: `decodex HEX` is `decode` with the label given as
+//! hexadecimal of its UTF-8 bytes (malformed hexadecimal: `error adapter:
+//! ...`); `encodex TOKENS` is `encode` with the A-label's bytes answered as
+//! lowercase hexadecimal, any byte, so without the printable check.
 
 #[cfg(all(feature = "idna-0-5", feature = "idna-1-1"))]
 compile_error!("enable exactly one of the features idna-0-5 and idna-1-1");
@@ -162,6 +167,36 @@ fn printable_ascii(alabel: String) -> Result<String, String> {
     }
 }
 
+/// The bytes of an escaped question (`decodex HEX`).
+fn from_hex(hex: &[u8]) -> Result<Vec<u8>, String> {
+    let digit = |b: u8| (b as char).to_digit(16);
+    hex.chunks(2)
+        .map(|p| match p {
+            [hi, lo] => Some((digit(*hi)? * 16 + digit(*lo)?) as u8),
+            _ => None,
+        })
+        .collect::<Option<Vec<u8>>>()
+        .ok_or_else(|| "adapter: bad hexadecimal".to_string())
+}
+
+/// An escaped answer: the A-label's bytes in lowercase hexadecimal.
+fn to_hex(alabel: String) -> String {
+    alabel.bytes().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The answer to `decode LABEL` (the label's bytes).
+fn decode(mode: Mode, label: &[u8]) -> Result<String, String> {
+    match std::str::from_utf8(label) {
+        Err(_) => Err("adapter: label is not UTF-8".to_string()),
+        Ok(label) => lib::to_unicode(mode, label).map(|u| {
+            u.chars()
+                .map(|c| format!("u+{:04X}", c as u32))
+                .collect::<Vec<_>>()
+                .join(" ")
+        }),
+    }
+}
+
 fn truncate(s: &str) -> String {
     s.chars().take(40).collect()
 }
@@ -173,18 +208,14 @@ fn answer(mode: Mode, line: &[u8]) -> String {
         None => (line, &line[line.len()..]),
     };
     let res = match verb {
-        b"decode" => match std::str::from_utf8(rest) {
-            Err(_) => Err("adapter: label is not UTF-8".to_string()),
-            Ok(label) => lib::to_unicode(mode, label).map(|u| {
-                u.chars()
-                    .map(|c| format!("u+{:04X}", c as u32))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            }),
-        },
+        b"decode" => decode(mode, rest),
+        b"decodex" => from_hex(rest).and_then(|label| decode(mode, &label)),
         b"encode" => parse_tokens(rest)
             .and_then(|ulabel| lib::to_ascii(mode, &ulabel))
             .and_then(printable_ascii),
+        b"encodex" => parse_tokens(rest)
+            .and_then(|ulabel| lib::to_ascii(mode, &ulabel))
+            .map(to_hex),
         _ => Err("adapter: unknown request".to_string()),
     };
     match res {

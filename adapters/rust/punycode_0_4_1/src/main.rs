@@ -22,9 +22,8 @@ fn encode(cps: &[(u32, bool)]) -> Result<String, String> {
 }
 
 fn decode(text: &[u8]) -> Result<Vec<(u32, bool)>, String> {
-    // The exec: channel carries printable ASCII only, so this is always UTF-8.
-    let text = std::str::from_utf8(text).expect("printable ASCII");
-    punycode::decode(text)
+    // A str: the question's bytes read as Latin-1 (printable ASCII unless escaped).
+    punycode::decode(&protocol::latin1(text))
         .map(|s| s.chars().map(|c| (c as u32, false)).collect())
         .map_err(|()| "failed: Err(())".to_string())
 }

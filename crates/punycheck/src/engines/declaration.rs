@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     Capabilities, CodePointDomain, DecodeResult, Directions, EncodeResult, Engine, ErrorDetail,
+    PunycodeInput,
 };
 use crate::codec::Codec;
 
@@ -197,6 +198,17 @@ pub fn describe(caps: &Capabilities) -> String {
         Directions::Both => parts.push("encodes and decodes".into()),
         Directions::EncodeOnly => parts.push("encode only".into()),
         Directions::DecodeOnly => parts.push("decode only".into()),
+    }
+    // A program that does not answer the escaped form is never asked what
+    // its line cannot carry: said, since every such question is skipped.
+    match caps.punycode_input {
+        PunycodeInput::PrintableLine => {
+            parts.push("printable ASCII only (no escaped questions answered)".into())
+        }
+        PunycodeInput::LabelLine => {
+            parts.push("no control characters (no escaped questions answered)".into())
+        }
+        _ => {}
     }
     if let Some(n) = caps.max_encode_input {
         parts.push(format!("max-encode {n} code points"));

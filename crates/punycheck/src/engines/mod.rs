@@ -129,6 +129,10 @@ pub enum PunycodeInput {
     /// refuse); to encode (ToASCII), a label with at least one non-ASCII
     /// code point. Plain ASCII labels are not the codec's questions.
     LabelLine,
+    /// [`PunycodeInput::LabelLine`] over a channel that carries every
+    /// character (the escaped form of `pipe:` and `exec:`): control
+    /// characters are asked too.
+    LabelText,
 }
 
 impl PunycodeInput {
@@ -139,6 +143,9 @@ impl PunycodeInput {
             PunycodeInput::Utf8 => "decodes UTF-8 text only",
             PunycodeInput::PrintableLine => "one line of printable ASCII each way",
             PunycodeInput::LabelLine => "one label a line: A-labels to decode, U-labels to encode",
+            PunycodeInput::LabelText => {
+                "one label at a time, any characters: A-labels to decode, U-labels to encode"
+            }
         }
     }
 }
@@ -398,7 +405,11 @@ pub fn check_supported(
                 "a basic control code point cannot cross its printable-ASCII channel".into(),
             ));
         }
-        if caps.punycode_input == PunycodeInput::LabelLine && input.iter().all(|&cp| cp < 0x80) {
+        if matches!(
+            caps.punycode_input,
+            PunycodeInput::LabelLine | PunycodeInput::LabelText
+        ) && input.iter().all(|&cp| cp < 0x80)
+        {
             return Err((
                 Class::InputForm,
                 "a plain ASCII label, which the label codec does not ask to encode".into(),
@@ -432,8 +443,19 @@ pub fn check_supported(
                 "input is not printable ASCII, which is all its channel carries".into(),
             ));
         }
-        if caps.punycode_input == PunycodeInput::LabelLine {
-            if !std::str::from_utf8(input).is_ok_and(|text| !text.chars().any(char::is_control)) {
+        if caps.punycode_input == PunycodeInput::LabelText && std::str::from_utf8(input).is_err() {
+            return Err((
+                Class::InputForm,
+                "input is not UTF-8, which is all a label question carries".into(),
+            ));
+        }
+        if matches!(
+            caps.punycode_input,
+            PunycodeInput::LabelLine | PunycodeInput::LabelText
+        ) {
+            if caps.punycode_input == PunycodeInput::LabelLine
+                && !std::str::from_utf8(input).is_ok_and(|text| !text.chars().any(char::is_control))
+            {
                 return Err((
                     Class::InputForm,
                     "input is not one line of text, which is all a label question carries".into(),

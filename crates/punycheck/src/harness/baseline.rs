@@ -30,17 +30,25 @@
 //! code points), and it is replayed by the cost probe's rule, not by its
 //! one question. All of them are read.
 
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::causes::{Cause, Key, Kind};
+use super::causes::{Cause, Key, Kind, Witnessed};
 use super::compare::{Verdict, ask, evaluate, reference_for};
 use super::cost;
 use super::errors::DataError;
 use super::properties;
 use crate::engines::Engine;
 use crate::vocabulary::{CodePoints, Request, parse_hex};
+
+/// How many times the questions of a check (`--cases`, and its
+/// `--seconds` ceiling) a run that writes a baseline asks: the witnesses
+/// of a known cause ([`Entry::vectors`], [`Entry::explained`]) are
+/// recorded from more questions than the gate asks, so that the gate
+/// meets its known causes among them.
+pub const RECORDING_FACTOR: u64 = 10;
 
 /// How long replaying a slow cause of a baseline may take: its families
 /// measured again by the cost probe's rule.
@@ -75,6 +83,19 @@ pub struct Entry {
     /// points (a slow cause's: `distinct-shuffled:16384`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decode_of: Option<String>,
+    /// The named questions (vectors, small cases) that showed it when it
+    /// was recorded; another that shows its class is a new cause. `None`
+    /// in a baseline written before witnesses were recorded (its class
+    /// alone is then known).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vectors: Option<Vec<String>>,
+    /// What explained its observations beyond the class when it was
+    /// recorded ([`super::witness::explain`]: `the byte 0x2D`, `its largest
+    /// value needs 32 bits`; empty when the class says it all); an
+    /// observation with another explanation is a new cause. `None` as for
+    /// `vectors`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explained: Option<Vec<String>>,
     /// Whether the cause is a property (round trip, uniqueness).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub property: bool,
@@ -120,6 +141,11 @@ impl Entry {
                 decode_hex = Some(bytes.iter().map(|b| format!("{b:02x}")).collect());
             }
         }
+        // A slow cause is witnessed by its family alone.
+        let slow = cause.key.kind == Kind::Slow;
+        let mut vectors = cause.vectors.clone();
+        vectors.sort();
+        vectors.dedup();
         Entry {
             direction: cause.key.direction.to_string(),
             kind: cause.key.kind,
@@ -130,9 +156,23 @@ impl Entry {
             decode,
             decode_hex,
             decode_of,
+            vectors: (!slow).then_some(vectors),
+            explained: (!slow).then(|| cause.explanations.clone()),
             property: cause.property.is_some(),
             note: String::new(),
         }
+    }
+
+    /// Whether this entry records `cause`: its key, and a cause that is
+    /// not new beside a known one ([`Cause::beside`]).
+    pub fn records(&self, cause: &Cause) -> bool {
+        cause.beside.is_none() && self.matches(&cause.key)
+    }
+
+    /// Whether it was recorded with its witnesses (a slow cause needs
+    /// none: its family is its witness).
+    pub fn witnessed(&self) -> bool {
+        self.kind == Kind::Slow || self.explained.is_some()
     }
 
     /// Whether this entry records `key`. A slow cause of a baseline written
@@ -254,6 +294,33 @@ impl Baseline {
         }
     }
 
+    /// The witnesses of every key it records with them, for
+    /// [`super::causes::Collector::witnessed`]: the union of its entries'
+    /// of that key. A key that an entry records without witnesses (an
+    /// older baseline's) is left out: its class alone is known.
+    pub fn witnesses(&self) -> BTreeMap<Key, Witnessed> {
+        let mut witnesses: BTreeMap<Key, Witnessed> = BTreeMap::new();
+        let mut classes_only = Vec::new();
+        for entry in &self.cause {
+            let Some(key) = entry.key() else { continue };
+            match (&entry.vectors, &entry.explained) {
+                (Some(vectors), Some(explained)) => {
+                    let w = witnesses.entry(key).or_default();
+                    w.names.extend(vectors.iter().cloned());
+                    w.explanations.extend(explained.iter().cloned());
+                }
+                _ => classes_only.push(key),
+            }
+        }
+        witnesses.retain(|key, _| !classes_only.contains(key));
+        witnesses
+    }
+
+    /// How many of its causes were recorded without witnesses.
+    pub fn unwitnessed(&self) -> usize {
+        self.cause.iter().filter(|e| !e.witnessed()).count()
+    }
+
     /// The file's text.
     pub fn to_toml(&self) -> String {
         let head = "# punycheck baseline: causes accepted for now (see `punycheck check --baseline`).\n# A cause listed here is reported as known; one that no longer reproduces fails the check.\n\n";
@@ -271,6 +338,9 @@ pub struct Judgement {
     pub still_there: Vec<Entry>,
     /// Recorded causes that no longer reproduce (failing: remove them).
     pub gone: Vec<Entry>,
+    /// How many recorded causes have no witnesses (a baseline written
+    /// before they were recorded): only their class is known.
+    pub unwitnessed: usize,
 }
 
 /// The indexes of the `causes` that `baseline` records.
@@ -278,7 +348,7 @@ pub fn known(baseline: &Baseline, causes: &[Cause]) -> Vec<usize> {
     causes
         .iter()
         .enumerate()
-        .filter(|(_, cause)| baseline.cause.iter().any(|e| e.matches(&cause.key)))
+        .filter(|(_, cause)| baseline.cause.iter().any(|e| e.records(cause)))
         .map(|(k, _)| k)
         .collect()
 }
@@ -292,10 +362,11 @@ pub fn judge(
 ) -> Result<Judgement, DataError> {
     let mut judgement = Judgement {
         known: known(baseline, causes),
+        unwitnessed: baseline.unwitnessed(),
         ..Judgement::default()
     };
     for entry in &baseline.cause {
-        if causes.iter().any(|c| entry.matches(&c.key)) {
+        if causes.iter().any(|c| entry.records(c)) {
             continue;
         }
         if entry.still_reproduces(engine, cost)? {
@@ -323,6 +394,8 @@ mod tests {
             decode: None,
             decode_hex: Some("61622d635f64".into()),
             decode_of: None,
+            vectors: None,
+            explained: None,
             property: false,
             note: "known".into(),
         };
@@ -358,6 +431,8 @@ mod tests {
             original: request.to_string(),
             confirmation: super::super::causes::Confirmation::Confirmed,
             request,
+            explanations: Vec::new(),
+            beside: None,
         }
     }
 

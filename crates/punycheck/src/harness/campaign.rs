@@ -311,6 +311,22 @@ fn record(
     }
     if let Some(v) = judged.violation {
         outcome.stats.property_violations += 1;
+        // A round trip broken by a wrong answer to its second question is
+        // that answer's cause (an encoder that takes U+007F for non-basic
+        // breaks the round trip of every string that holds it).
+        if let Some(step) = &v.step
+            && let Some(reference) = super::compare::reference_for(engine.codec(), step)
+        {
+            let answer = super::compare::ask(engine, step);
+            let caps = engine.capabilities();
+            if let Verdict::Nonconformance(detail) =
+                super::compare::evaluate(&caps, engine.codec(), step, &reference, &answer, true)
+            {
+                let key = causes::key_of(&caps, engine.codec(), step, &reference, &answer);
+                collector.observe(key, step, &detail, None, None);
+                return;
+            }
+        }
         let key = causes::property_key(request, v.property);
         collector.observe(key, request, &v.detail, Some(v.property), None);
     }

@@ -555,6 +555,13 @@ pub struct Cause {
     pub original: String,
     /// Whether asking again gave the same answer.
     pub confirmation: Confirmation,
+    /// What explains its observations beyond the key
+    /// ([`super::witness::explain`]), each once, sorted: what a baseline
+    /// records of it.
+    pub explanations: Vec<String>,
+    /// Why it is new although a baseline records its class: set only on a
+    /// cause split from a known one ([`Collector::witnessed`]).
+    pub beside: Option<String>,
 }
 
 /// One group of observations, before it is minimized.
@@ -566,6 +573,37 @@ struct Group {
     detail: String,
     property: Option<Property>,
     first_seen: usize,
+    /// Each explanation seen, with its shortest observation.
+    explained: BTreeMap<String, Seen>,
+    /// The named questions (vectors, small cases) that showed it.
+    named: Vec<Named>,
+}
+
+/// The observations of one explanation in a group.
+#[derive(Clone, Debug)]
+struct Seen {
+    count: u64,
+    shortest: Request,
+    detail: String,
+}
+
+/// A named question that showed a cause.
+#[derive(Clone, Debug)]
+struct Named {
+    name: String,
+    explanation: String,
+    request: Request,
+    detail: String,
+}
+
+/// What a baseline's causes of one key were witnessed by when it was
+/// recorded: the named questions that showed them, and the explanations.
+#[derive(Clone, Debug, Default)]
+pub struct Witnessed {
+    /// Vectors and small cases, by name.
+    pub names: std::collections::BTreeSet<String>,
+    /// Explanations ([`super::witness::explain`]).
+    pub explanations: std::collections::BTreeSet<String>,
 }
 
 /// Observations grouped by key.
@@ -574,6 +612,12 @@ pub struct Collector {
     groups: BTreeMap<Key, Group>,
     /// Causes accepted beforehand (a baseline's): not minimized.
     accepted: Vec<Key>,
+    /// The codec observed, whose reference explains observations; none:
+    /// every explanation is empty.
+    codec: Option<Codec>,
+    /// The witnesses of the accepted keys that a baseline records them
+    /// with: an observation outside them is a new cause.
+    witnesses: BTreeMap<Key, Witnessed>,
 }
 
 impl Collector {
@@ -588,8 +632,20 @@ impl Collector {
         }
     }
 
+    /// The same collector, explaining its observations by `codec`'s
+    /// reference, with the witnesses a baseline records for some of its
+    /// accepted keys: an observation of such a key is known only when the
+    /// question is one of the witnesses' names, or (for a generated one)
+    /// its explanation is one of theirs. Anything else is resolved as a
+    /// cause of its own beside the known one ([`Cause::beside`]).
+    pub fn witnessed(mut self, codec: Codec, witnesses: BTreeMap<Key, Witnessed>) -> Self {
+        self.codec = Some(codec);
+        self.witnesses = witnesses;
+        self
+    }
+
     /// Records one nonconformance or property violation: `vector` names
-    /// the vector it came from, if any.
+    /// the vector (or small case) it came from, if any.
     pub fn observe(
         &mut self,
         key: Key,
@@ -598,6 +654,10 @@ impl Collector {
         property: Option<Property>,
         vector: Option<&str>,
     ) {
+        let explanation = match self.codec {
+            Some(codec) if property.is_none() => super::witness::explain(codec, &key, request),
+            _ => String::new(),
+        };
         let next = self.groups.len();
         let group = self.groups.entry(key).or_insert_with(|| Group {
             count: 0,
@@ -606,14 +666,32 @@ impl Collector {
             detail: detail.to_string(),
             property,
             first_seen: next,
+            explained: BTreeMap::new(),
+            named: Vec::new(),
         });
         group.count += 1;
         if let Some(name) = vector {
             group.vectors.push(name.to_string());
+            group.named.push(Named {
+                name: name.to_string(),
+                explanation: explanation.clone(),
+                request: request.clone(),
+                detail: detail.to_string(),
+            });
         }
         if request_len(request) < request_len(&group.shortest) {
             group.shortest = request.clone();
             group.detail = detail.to_string();
+        }
+        let seen = group.explained.entry(explanation).or_insert_with(|| Seen {
+            count: 0,
+            shortest: request.clone(),
+            detail: detail.to_string(),
+        });
+        seen.count += 1;
+        if request_len(request) < request_len(&seen.shortest) {
+            seen.shortest = request.clone();
+            seen.detail = detail.to_string();
         }
     }
 
@@ -641,25 +719,208 @@ impl Collector {
         attempts: usize,
         minimized: usize,
     ) -> Vec<Cause> {
-        let mut groups: Vec<(Key, Group)> = self.groups.into_iter().collect();
-        groups.sort_by_key(|(key, group)| (key.kind, group.first_seen));
+        let mut groups: Vec<(Key, Group, Option<Beside>)> = Vec::new();
+        for (key, group) in self.groups {
+            match self.witnesses.get(&key) {
+                Some(witnessed) if key.kind != Kind::Slow => {
+                    let (known, new) = split(group, witnessed);
+                    groups.extend(known.map(|g| (key.clone(), g, None)));
+                    groups.extend(new.into_iter().map(|(g, b)| (key.clone(), g, Some(b))));
+                }
+                _ => groups.push((key, group, None)),
+            }
+        }
+        groups.sort_by_key(|(key, group, _)| (key.kind, group.first_seen));
         let total = groups.len();
         let mut causes = Vec::with_capacity(total);
         let mut left = minimized;
-        for (k, (key, group)) in groups.into_iter().enumerate() {
+        for (k, (key, group, beside)) in groups.into_iter().enumerate() {
             let now = Instant::now();
             let share = deadline.saturating_duration_since(now)
                 / u32::try_from(total - k).unwrap_or(u32::MAX);
-            let minimize = left > 0 && !self.accepted.contains(&key);
+            // A known cause is not minimized; a new one beside it only
+            // when its explanation is new, keeping that explanation (a
+            // named question that newly shows a known explanation is its
+            // own reproducer).
+            let minimize = left > 0
+                && match &beside {
+                    None => !self.accepted.contains(&key),
+                    Some(b) => b.new_explanation,
+                };
             left -= usize::from(minimize);
             let budget = Budget {
                 attempts: if minimize { attempts } else { 0 },
                 deadline: now + share.min(cap),
             };
-            causes.push(resolve_one(engine, key, group, budget));
+            let keep = match (&beside, self.codec) {
+                (Some(b), Some(codec)) => Some((codec, b.explanation.clone())),
+                _ => None,
+            };
+            let mut cause = resolve_one(engine, key, group, budget, keep);
+            cause.beside = beside.map(|b| b.why);
+            causes.push(cause);
         }
         causes
     }
+}
+
+/// Why a part of a known cause's observations is a cause of its own.
+#[derive(Clone, Debug)]
+struct Beside {
+    /// Its explanation.
+    explanation: String,
+    /// Whether the baseline's witnesses lack that explanation (otherwise
+    /// only named questions it did not record show it).
+    new_explanation: bool,
+    /// In words, for the report.
+    why: String,
+}
+
+/// Splits the observations of a key that a baseline records with
+/// `witnessed` into the known ones (a group, unless there are none) and a
+/// group for each explanation that is new, or shown by named questions
+/// the baseline does not record.
+fn split(group: Group, witnessed: &Witnessed) -> (Option<Group>, Vec<(Group, Beside)>) {
+    let listed = |set: &std::collections::BTreeSet<String>| {
+        let shown: Vec<String> = set
+            .iter()
+            .map(|e| {
+                if e.is_empty() {
+                    "the class alone".into()
+                } else {
+                    e.clone()
+                }
+            })
+            .collect();
+        if shown.is_empty() {
+            "none".to_string()
+        } else {
+            shown.join("; ")
+        }
+    };
+    let new_names: Vec<&Named> = group
+        .named
+        .iter()
+        .filter(|n| !witnessed.names.contains(&n.name))
+        .collect();
+    let mut explanations: Vec<&String> = group
+        .explained
+        .keys()
+        .filter(|e| !witnessed.explanations.contains(*e))
+        .collect();
+    for named in &new_names {
+        if !explanations.contains(&&named.explanation) {
+            explanations.push(&named.explanation);
+        }
+    }
+    let mut new = Vec::new();
+    let mut taken = 0;
+    let mut taken_names = Vec::new();
+    for explanation in explanations {
+        let new_explanation = !witnessed.explanations.contains(explanation);
+        let named: Vec<&Named> = group
+            .named
+            .iter()
+            .filter(|n| {
+                &n.explanation == explanation
+                    && (new_explanation || !witnessed.names.contains(&n.name))
+            })
+            .collect();
+        let (count, shortest, detail) = match group.explained.get(explanation) {
+            Some(seen) if new_explanation => {
+                (seen.count, seen.shortest.clone(), seen.detail.clone())
+            }
+            _ => {
+                let first = named
+                    .iter()
+                    .min_by_key(|n| request_len(&n.request))
+                    .expect("a named question shows it");
+                (
+                    named.len() as u64,
+                    first.request.clone(),
+                    first.detail.clone(),
+                )
+            }
+        };
+        taken += count;
+        taken_names.extend(named.iter().map(|n| n.name.clone()));
+        let why = if new_explanation {
+            let what = if explanation.is_empty() {
+                "the class alone"
+            } else {
+                explanation
+            };
+            format!(
+                "new beside a known cause of the same class: {what}, where the baseline's witnesses show {}",
+                listed(&witnessed.explanations)
+            )
+        } else {
+            let names: Vec<&str> = named.iter().map(|n| n.name.as_str()).collect();
+            format!(
+                "new beside a known cause of the same class: {} now show it, which the baseline does not record (it records {})",
+                names.join(", "),
+                listed(&witnessed.names)
+            )
+        };
+        new.push((
+            Group {
+                count,
+                vectors: named.iter().map(|n| n.name.clone()).collect(),
+                shortest,
+                detail,
+                property: group.property,
+                first_seen: group.first_seen,
+                explained: BTreeMap::from([(
+                    explanation.clone(),
+                    Seen {
+                        count,
+                        shortest: Request::Decode(Vec::new()),
+                        detail: String::new(),
+                    },
+                )]),
+                named: Vec::new(),
+            },
+            Beside {
+                explanation: explanation.clone(),
+                new_explanation,
+                why,
+            },
+        ));
+    }
+    if new.is_empty() {
+        return (Some(group), new);
+    }
+    // What is left is known: its shortest observation of a known
+    // explanation, and the named questions not taken.
+    let known: BTreeMap<String, Seen> = group
+        .explained
+        .into_iter()
+        .filter(|(e, _)| witnessed.explanations.contains(e))
+        .collect();
+    let count = group.count.saturating_sub(taken);
+    let Some(shortest) = known.values().min_by_key(|s| request_len(&s.shortest)) else {
+        return (None, new);
+    };
+    if count == 0 {
+        return (None, new);
+    }
+    let (shortest, detail) = (shortest.shortest.clone(), shortest.detail.clone());
+    let vectors = group
+        .vectors
+        .into_iter()
+        .filter(|name| !taken_names.contains(name))
+        .collect();
+    let known = Group {
+        count,
+        vectors,
+        shortest,
+        detail,
+        property: group.property,
+        first_seen: group.first_seen,
+        explained: known,
+        named: Vec::new(),
+    };
+    (Some(known), new)
 }
 
 /// Whether `engine` may be asked `request` at all, by what it declares
@@ -681,9 +942,29 @@ fn shows(engine: &dyn Engine, key: &Key, property: Option<Property>, candidate: 
         return false;
     }
     let answer = ask(engine, candidate);
+    // A property is checked where the answer conforms, as the campaign
+    // checks it: a candidate the reference disputes shows another cause.
+    let nonconforming = || {
+        reference_for(engine.codec(), candidate).is_some_and(|reference| {
+            matches!(
+                evaluate(
+                    &engine.capabilities(),
+                    engine.codec(),
+                    candidate,
+                    &reference,
+                    &answer,
+                    true,
+                ),
+                Verdict::Nonconformance(_)
+            )
+        })
+    };
     match property {
-        Some(p) => properties::check_all(engine, candidate, &answer, true)
-            .is_some_and(|v| property_key(candidate, v.property) == *key && v.property == p),
+        Some(p) => {
+            properties::check_all(engine, candidate, &answer, true)
+                .is_some_and(|v| property_key(candidate, v.property) == *key && v.property == p)
+                && !nonconforming()
+        }
         None => {
             let Some(reference) = reference_for(engine.codec(), candidate) else {
                 return false;
@@ -800,8 +1081,7 @@ fn confirm(
 /// reference encoding still shows the cause, as that encoding.
 fn minimize_through_code_points(
     engine: &dyn Engine,
-    key: &Key,
-    property: Option<Property>,
+    shows: &dyn Fn(&Request) -> bool,
     request: &Request,
     budget: Budget,
 ) -> Option<Request> {
@@ -827,26 +1107,41 @@ fn minimize_through_code_points(
     // Only when the reference's own encoding is this input (up to case),
     // so that the search starts from the failing request itself.
     let start = encoded(&as_encode)?;
-    if !shows(engine, key, property, &start) {
+    if !shows(&start) {
         return None;
     }
     let small = minimize(
         &as_encode,
-        &mut |c| encoded(c).is_some_and(|r| shows(engine, key, property, &r)),
+        &mut |c| encoded(c).is_some_and(|r| shows(&r)),
         budget,
     );
     encoded(&small)
 }
 
-fn resolve_one(engine: &dyn Engine, key: Key, group: Group, budget: Budget) -> Cause {
+fn resolve_one(
+    engine: &dyn Engine,
+    key: Key,
+    group: Group,
+    budget: Budget,
+    keep: Option<(Codec, String)>,
+) -> Cause {
     let Group {
         count,
         vectors,
         shortest,
         detail,
         property,
+        explained,
         ..
     } = group;
+    // A cause new beside a known one of its class keeps its explanation
+    // while it is minimized, so that it never shrinks into the known one.
+    let shows = |c: &Request| {
+        shows(engine, &key, property, c)
+            && keep
+                .as_ref()
+                .is_none_or(|(codec, e)| &super::witness::explain(*codec, &key, c) == e)
+    };
     // A hang costs a time limit per question: it is not minimized. The
     // minimization leaves a third of its share for confirming.
     let mut best = shortest.clone();
@@ -861,12 +1156,12 @@ fn resolve_one(engine: &dyn Engine, key: Key, group: Group, budget: Budget) -> C
             deadline: Instant::now()
                 + budget.deadline.saturating_duration_since(Instant::now()) / 2,
         };
-        if let Some(smaller) = minimize_through_code_points(engine, &key, property, &best, half)
+        if let Some(smaller) = minimize_through_code_points(engine, &shows, &best, half)
             && request_len(&smaller) < request_len(&best)
         {
             best = smaller;
         }
-        best = minimize(&best, &mut |c| shows(engine, &key, property, c), budget);
+        best = minimize(&best, &mut |c| shows(c), budget);
     }
     // Asked twice more: both must show the cause with the same answer.
     // When the minimized request does not, the shortest one found is tried.
@@ -922,6 +1217,8 @@ fn resolve_one(engine: &dyn Engine, key: Key, group: Group, budget: Budget) -> C
         request,
         detail,
         confirmation,
+        explanations: explained.into_keys().collect(),
+        beside: None,
     }
 }
 

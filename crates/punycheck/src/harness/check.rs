@@ -178,7 +178,11 @@ pub fn run(
     let started = std::time::SystemTime::now();
     let end = start + settings.time;
     engine.set_deadline(Some(end));
-    let cases = interleaved(cases);
+    // The small cases first (the probe's questions among them), then the
+    // vectors: both asked in the vectors' share of the time.
+    let small = super::small::cases(engine);
+    let vectors = interleaved(cases);
+    let cases = [small.clone(), vectors].concat();
     let cases = cases.as_slice();
     let vectors_until = start + settings.time.mul_f64(VECTOR_SHARE);
     let mut vector_report = runner::Report::default();
@@ -222,7 +226,12 @@ pub fn run(
         .iter()
         .flat_map(|b| b.cause.iter().filter_map(baseline::Entry::key))
         .collect();
-    let mut collector = Collector::accepting(accepted);
+    let witnesses = settings
+        .baseline
+        .as_ref()
+        .map(baseline::Baseline::witnesses)
+        .unwrap_or_default();
+    let mut collector = Collector::accepting(accepted).witnessed(engine.codec(), witnesses);
     for row in vector_report.failures() {
         let Some(case) = cases.iter().find(|c| c.name == row.case) else {
             continue;
@@ -363,7 +372,7 @@ pub fn run(
         None => (None, None),
     };
     incomplete.extend(baseline_error.map(|e| e.to_string()));
-    let vector_results = cases
+    let vector_results: Vec<VectorResult> = cases
         .iter()
         .enumerate()
         .map(|(k, case)| {
@@ -386,8 +395,28 @@ pub fn run(
             }
         })
         .collect();
+    // Counted apart: the vectors, and the small cases.
+    let (small_results, vector_results): (Vec<_>, Vec<_>) = vector_results
+        .into_iter()
+        .partition(|r| r.file == super::small::FILE);
+    let part = |small: bool| runner::Report {
+        rows: vector_report
+            .rows
+            .iter()
+            .filter(|r| r.case.starts_with(super::small::PREFIX) == small)
+            .cloned()
+            .collect(),
+        unrun: 0,
+    };
+    let summary = |small: bool, all: usize| {
+        let mut summary = VectorSummary::from_report(&part(small), all);
+        summary.unrun = all - summary.run;
+        summary
+    };
     CheckReport {
         started,
+        small_cases: summary(true, small_results.len()),
+        vectors: summary(false, vector_results.len()),
         vector_results,
         baseline,
         version: super::report::VERSION,
@@ -406,7 +435,6 @@ pub fn run(
         seed: settings.seed,
         seconds: start.elapsed().as_secs_f64(),
         budget_seconds: settings.time.as_secs_f64(),
-        vectors: VectorSummary::from_report(&vector_report, total as usize),
         campaign,
         repro_prefix: settings.repro_prefix.clone(),
         incomplete,
@@ -517,6 +545,8 @@ mod tests {
             original: request.to_string(),
             confirmation: causes::Confirmation::Confirmed,
             request,
+            explanations: Vec::new(),
+            beside: None,
         };
         let long = Request::Decode(vec![b'a'; 20_000]);
         let mut found = vec![

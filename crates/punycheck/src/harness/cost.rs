@@ -588,6 +588,8 @@ impl Slow {
             original: self.notation(),
             confirmation: Confirmation::Confirmed,
             request: self.request.clone(),
+            explanations: Vec::new(),
+            beside: None,
         }
     }
 

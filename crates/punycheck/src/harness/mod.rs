@@ -19,7 +19,9 @@ pub mod properties;
 pub mod regressions;
 pub mod report;
 pub mod runner;
+pub mod small;
 pub mod vectors;
+pub mod witness;
 
 /// The divergence classes, which live in [`crate::vocabulary`] since the
 /// engines declare them too.

@@ -123,6 +123,11 @@ pub struct Violation {
     pub property: Property,
     /// What was observed.
     pub detail: String,
+    /// The round trip's second question (the encoding of what it decoded,
+    /// or the decoding of what it encoded): when the implementation's
+    /// answer to it is itself a nonconformance, that is the cause, and the
+    /// broken round trip its symptom.
+    pub step: Option<Request>,
 }
 
 /// Asks `engine`, or the reference for a direction the engine declares it
@@ -197,6 +202,7 @@ pub fn check(
                     if matches!(rfc, Some(Expected::Decoded(_))) {
                         return Some(Violation {
                             property: Property::EncodeDecode,
+                            step: Some(again.clone()),
                             detail: format!(
                                 "encoded to {:?}, which it then fails to decode ({}) although the reference ({}) decodes it",
                                 String::from_utf8_lossy(text),
@@ -220,6 +226,7 @@ pub fn check(
             };
             (!code_points_ok || !flags_ok).then(|| Violation {
                 property: Property::EncodeDecode,
+                step: Some(again.clone()),
                 detail: format!(
                     "encoded to {:?}, which decodes to [{back}]",
                     String::from_utf8_lossy(text)
@@ -240,6 +247,7 @@ pub fn check(
                 }
                 Ok(Expected::Encoded(encoded)) => Some(Violation {
                     property: Property::DecodeEncode,
+                    step: Some(again.clone()),
                     detail: format!(
                         "decoded to [{cps}], which encodes to {:?}",
                         String::from_utf8_lossy(&encoded)
@@ -248,6 +256,7 @@ pub fn check(
                 // Punycode the engine accepts but cannot produce.
                 Ok(other) => Some(Violation {
                     property: Property::DecodeEncode,
+                    step: Some(again.clone()),
                     detail: format!(
                         "decoded to [{cps}], which it then fails to encode ({other:?})"
                     ),
@@ -329,6 +338,7 @@ pub fn check_uniqueness(
             if same {
                 return Some(Violation {
                     property: Property::Uniqueness,
+                    step: None,
                     detail: format!(
                         "{:?} and {:?} both decode to [{mine}]",
                         String::from_utf8_lossy(text),

@@ -40,12 +40,12 @@ use std::time::{Duration, Instant};
 
 use super::StartError;
 use super::attempt::{Deadline, Missed, ask_twice, cores};
-use super::line::{MAX_OUTPUT, Program, crash_line, parse_token, probe};
+use super::line::{MAX_OUTPUT, Program, answers_escaped, crash_line, parse_token, probe};
 use super::process;
 use crate::codec::Codec;
 use crate::engines::{Capabilities, Declaration, DecodeResult, EncodeResult, Engine, EngineError};
 use crate::punycode::Decoded;
-use crate::vocabulary::{parse_hex, quoted};
+use crate::vocabulary::{Request, parse_hex, quoted};
 
 /// An external program under test.
 #[derive(Debug)]
@@ -90,11 +90,24 @@ impl Exec {
 
     /// Asks the program trivial questions to show that it starts and
     /// answers in the convention, in the directions it declares.
+    /// Then asks one of them escaped (`-ex`/`-dx`): a program that answers
+    /// it as it answered plainly is asked every byte; one that does not
+    /// (written before the escaped form) only printable ASCII.
     pub fn probe(&self) -> Result<(), StartError> {
         probe(
             self,
             "the RFC 3492 test wrapper's convention (-e/-d, u+XXXX tokens)",
-        )
+        )?;
+        let escaped = answers_escaped(self, |question, escaped| match question {
+            Request::Encode { code_points, .. } => self
+                .encode_as(code_points, None, escaped)
+                .map(|text| String::from_utf8_lossy(&text).into_owned()),
+            Request::Decode(text) => self
+                .decode_as(text, escaped)
+                .map(|decoded| format!("{decoded:?}")),
+        });
+        self.program.set_escaped(escaped);
+        Ok(())
     }
 
     /// The same program, run `jobs` at a time (by default twice the cores).
@@ -299,14 +312,26 @@ impl Engine for Exec {
     }
 
     fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
+        self.encode_as(input, case_flags, self.program.escapes_encoding(input))
+    }
+
+    fn decode(&self, input: &[u8]) -> DecodeResult {
+        self.decode_as(input, self.program.escapes_decoding(input))
+    }
+}
+
+impl Exec {
+    /// Runs `COMMAND -e`, or `COMMAND -ex` when `escaped` (its output in
+    /// hexadecimal).
+    fn encode_as(&self, input: &[u32], case_flags: Option<&[bool]>, escaped: bool) -> EncodeResult {
         let mut tokens = self.program.tokens(input, case_flags)?;
         tokens.push('\n');
-        let run = self.run("-e", tokens.as_bytes())?;
+        let run = self.run(if escaped { "-ex" } else { "-e" }, tokens.as_bytes())?;
         if run.status != Some(0) {
             return Err(self.failure(&run));
         }
         let line = parse_punycode_line(&run.stdout).map_err(EngineError::Broken)?;
-        if self.program.hex_channel() {
+        if self.program.hex_channel() || escaped {
             let text = String::from_utf8_lossy(&line);
             return parse_hex(&text)
                 .map_err(|e| EngineError::Broken(format!("output is not hexadecimal bytes: {e}")));
@@ -314,10 +339,12 @@ impl Engine for Exec {
         Ok(line)
     }
 
-    fn decode(&self, input: &[u8]) -> DecodeResult {
-        let mut line = self.program.channel_text(input);
+    /// Runs `COMMAND -d`, or `COMMAND -dx` when `escaped` (its input in
+    /// hexadecimal).
+    fn decode_as(&self, input: &[u8], escaped: bool) -> DecodeResult {
+        let mut line = self.program.channel_text(input, escaped);
         line.push(b'\n');
-        let run = self.run("-d", &line)?;
+        let run = self.run(if escaped { "-dx" } else { "-d" }, &line)?;
         if run.status != Some(0) {
             return Err(self.failure(&run));
         }

@@ -18,6 +18,7 @@
 //! persistent pipe) is theirs: [`super::exec`], [`super::pipe`].
 
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{StartError, process};
 use crate::codec::Codec;
@@ -27,7 +28,7 @@ use crate::engines::{
     PunycodeInput,
 };
 use crate::punycode::{CaseFlags, Decoded, ErrorKind};
-use crate::vocabulary::{CodePoints, excerpt, quoted};
+use crate::vocabulary::{CodePoints, Request, excerpt, quoted};
 
 /// A program under test, as `exec:` and `pipe:` know it: its name, its
 /// words, the codec it implements and what it is declared to support.
@@ -41,6 +42,9 @@ pub(super) struct Program {
     pub argv: Vec<String>,
     /// What the user declares it supports.
     pub declaration: Declaration,
+    /// Whether it answers escaped questions (`encodex`/`decodex`, `-ex`/
+    /// `-dx`: [`Program::set_escaped`]), so that every byte can be asked.
+    escaped: AtomicBool,
 }
 
 impl Program {
@@ -65,6 +69,7 @@ impl Program {
             codec: Codec::Punycode,
             argv,
             declaration,
+            escaped: AtomicBool::new(false),
         })
     }
 
@@ -89,6 +94,31 @@ impl Program {
         self.codec == Codec::Utf8
     }
 
+    /// Records whether it answers the escaped questions, which its
+    /// probe tells ([`answers_escaped`]).
+    pub fn set_escaped(&self, escaped: bool) {
+        self.escaped.store(escaped, Ordering::Relaxed);
+    }
+
+    /// Whether encoding `input` is asked in the escaped form: it holds a
+    /// control code point, which the encoded text holds too (section 5:
+    /// every code point below 0x80 is basic), and the program answers
+    /// escaped questions.
+    pub fn escapes_encoding(&self, input: &[u32]) -> bool {
+        self.escaped.load(Ordering::Relaxed)
+            && !self.hex_channel()
+            && input.iter().any(|&cp| cp < 0x20 || cp == 0x7F)
+    }
+
+    /// Whether decoding `text` is asked in the escaped form: it holds a
+    /// byte that is not printable ASCII, and the program answers escaped
+    /// questions.
+    pub fn escapes_decoding(&self, text: &[u8]) -> bool {
+        self.escaped.load(Ordering::Relaxed)
+            && !self.hex_channel()
+            && text.iter().any(|b| !(0x20..0x7F).contains(b))
+    }
+
     /// What it supports: everything RFC 3492 asks, with annotations, over
     /// the convention's channel (a printable-ASCII line, a line of text for
     /// labels, or hexadecimal bytes for UTF-8), with its declaration laid
@@ -98,12 +128,12 @@ impl Program {
             domain: CodePointDomain::U32,
             annotations: true,
             errors: ErrorDetail::Kinds,
-            punycode_input: if self.hex_channel() {
-                PunycodeInput::Bytes
-            } else if matches!(self.codec, Codec::Label(_)) {
-                PunycodeInput::LabelLine
-            } else {
-                PunycodeInput::PrintableLine
+            punycode_input: match (self.codec, self.escaped.load(Ordering::Relaxed)) {
+                _ if self.hex_channel() => PunycodeInput::Bytes,
+                (Codec::Label(_), false) => PunycodeInput::LabelLine,
+                (Codec::Label(_), true) => PunycodeInput::LabelText,
+                (_, false) => PunycodeInput::PrintableLine,
+                (_, true) => PunycodeInput::Bytes,
             },
             max_encode_input: None,
             max_decode_input: None,
@@ -140,16 +170,10 @@ impl Program {
     }
 
     /// Encoded text as it crosses the channel: as it is, or as lowercase
-    /// hexadecimal for UTF-8.
-    pub fn channel_text(&self, encoded: &[u8]) -> Vec<u8> {
-        if self.hex_channel() {
-            const DIGITS: &[u8; 16] = b"0123456789abcdef";
-            let mut text = Vec::with_capacity(encoded.len() * 2);
-            for &b in encoded {
-                text.push(DIGITS[usize::from(b >> 4)]);
-                text.push(DIGITS[usize::from(b & 0xF)]);
-            }
-            text
+    /// hexadecimal for UTF-8 and for an escaped question.
+    pub fn channel_text(&self, encoded: &[u8], escaped: bool) -> Vec<u8> {
+        if self.hex_channel() || escaped {
+            hex(encoded)
         } else {
             encoded.to_vec()
         }
@@ -178,6 +202,41 @@ impl Program {
         )
         .map_err(|e| EngineError::Broken(format!("cannot start {:?}: {e}", self.argv[0])))
     }
+}
+
+/// `bytes` as lowercase hexadecimal, two digits a byte.
+pub(super) fn hex(bytes: &[u8]) -> Vec<u8> {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut text = Vec::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        text.push(DIGITS[usize::from(b >> 4)]);
+        text.push(DIGITS[usize::from(b & 0xF)]);
+    }
+    text
+}
+
+/// Whether a program answers escaped questions: the first of the probe's
+/// questions ([`probe_questions`]) that it answers plainly, asked again in
+/// the escaped form by `ask_as` (the request, and whether escaped), must
+/// get the same answer. A program written before the escaped form refuses
+/// its verb, or reads its hexadecimal as text, and answers otherwise.
+pub(super) fn answers_escaped(
+    engine: &dyn Engine,
+    ask_as: impl Fn(&Request, bool) -> Result<String, EngineError>,
+) -> bool {
+    if engine.codec() == Codec::Utf8 {
+        return false;
+    }
+    let (first, simple) = probe_questions(engine);
+    let Some((question, plain)) = first
+        .iter()
+        .chain(&simple)
+        .map(|q| (q, ask_as(q, false)))
+        .find(|(_, answer)| answer.is_ok())
+    else {
+        return false;
+    };
+    ask_as(question, true).ok() == plain.ok()
 }
 
 /// The most a program may print on either stream before it counts as broken
@@ -215,56 +274,118 @@ fn failed(words: &str) -> EngineError {
     }
 }
 
-/// Asks `engine` trivial questions (encode u+0061 u+00E9, decode what the
-/// codec's reference encodes that to, `a-bga` for Punycode), only in the
-/// directions it declares, to show that it starts and answers in
-/// `convention`; the message says what went wrong. Wrong answers are left
-/// for the check to find and minimize: only a program that cannot be asked
-/// at all fails here.
+/// The probe's questions: to encode `a` `é` (for the label codec, whose
+/// questions are labels with a non-ASCII code point, `é` alone before it),
+/// and to decode what the codec's reference encodes that to (`a-bga` for
+/// Punycode), in the directions `engine` declares. The second list is
+/// simpler still (`a` alone, and its encoding `a-`): a program that
+/// answers one of those speaks the convention even when it fails the
+/// first.
+pub fn probe_questions(engine: &dyn Engine) -> (Vec<Request>, Vec<Request>) {
+    let reference = crate::engines::reference_for(engine.codec());
+    let directions = engine.capabilities().directions;
+    let pair = |code_points: Vec<u32>| {
+        let encoded = reference
+            .as_ref()
+            .and_then(|r| r.encode(&code_points, None).ok())
+            .unwrap_or_else(|| b"a-".to_vec());
+        let mut questions = Vec::new();
+        if directions.encodes() {
+            questions.push(Request::Encode {
+                code_points,
+                flags: None,
+            });
+        }
+        if directions.decodes() {
+            questions.push(Request::Decode(encoded));
+        }
+        questions
+    };
+    let simple = if matches!(engine.codec(), Codec::Label(_)) {
+        vec![0xE9]
+    } else {
+        vec![0x61]
+    };
+    (pair(vec![0x61, 0xE9]), pair(simple))
+}
+
+/// Asks `engine` the probe's questions ([`probe_questions`]) to show that
+/// it starts and answers in `convention`; the message says what went
+/// wrong. Only a program that cannot be asked at all fails here: one that
+/// answers some question in the convention (a result or a refusal) but
+/// crashes, hangs or answers wrongly on another is left for the check,
+/// which asks the probe's questions first and reports what they show as a
+/// cause with its reproducer. A program that refuses the probe and answers
+/// nothing else either is taken not to follow the convention.
 pub(super) fn probe(engine: &dyn Engine, convention: &'static str) -> Result<(), StartError> {
     let name = || engine.name().to_string();
-    let refused = |question: String, error: &EngineError| {
-        let why = match error {
-            EngineError::Rejected(Some(kind)) => kind.name().to_string(),
-            EngineError::Failed(why) => format!("failed, saying {why:?}"),
-            _ => "no reason".to_string(),
-        };
-        StartError::Refused {
-            name: name(),
-            question,
-            why,
-            convention,
-        }
-    };
-    let failed = |verb, error| StartError::ProbeFailed {
-        name: name(),
-        verb,
-        error,
-    };
-    let directions = engine.capabilities().directions;
-    if directions.encodes() {
-        match engine.encode(&[0x61, 0xE9], None) {
-            Ok(_) => {}
-            Err(e @ (EngineError::Rejected(_) | EngineError::Failed(_))) => {
-                return Err(refused("to encode u+0061 u+00E9".into(), &e));
-            }
-            Err(e) => return Err(failed("encode", e)),
+    let (first, simple) = probe_questions(engine);
+    let mut failure = None;
+    let mut answered = false;
+    let mut succeeded = false;
+    for question in &first {
+        let answer = ask(engine, question);
+        answered |= in_convention(&answer);
+        succeeded |= answer.is_ok();
+        if let Err(error) = answer {
+            failure.get_or_insert((question.clone(), error));
         }
     }
-    if !directions.decodes() {
+    let Some((question, error)) = failure else {
         return Ok(());
+    };
+    for question in &simple {
+        let answer = ask(engine, question);
+        answered |= in_convention(&answer);
+        succeeded |= answer.is_ok();
     }
-    let probe = crate::engines::reference_for(engine.codec())
-        .and_then(|reference| reference.encode(&[0x61, 0xE9], None).ok())
-        .unwrap_or_else(|| b"a-".to_vec());
-    let shown = String::from_utf8_lossy(&probe).into_owned();
-    match engine.decode(&probe) {
-        Ok(_) => Ok(()),
-        Err(e @ (EngineError::Rejected(_) | EngineError::Failed(_))) => {
-            Err(refused(format!("to decode {shown}"), &e))
+    let asked = match &question {
+        Request::Encode { code_points, .. } => {
+            format!("to encode {}", CodePoints::with_flags(code_points, None))
         }
-        Err(e) => Err(failed("decode", e)),
+        Request::Decode(text) => format!("to decode {}", String::from_utf8_lossy(text)),
+    };
+    match error {
+        EngineError::Rejected(_) | EngineError::Failed(_) if !succeeded => {
+            let why = match &error {
+                EngineError::Rejected(Some(kind)) => kind.name().to_string(),
+                EngineError::Failed(why) => format!("failed, saying {why:?}"),
+                _ => "no reason".to_string(),
+            };
+            Err(StartError::Refused {
+                name: name(),
+                question: asked,
+                why,
+                convention,
+            })
+        }
+        _ if answered => Ok(()),
+        error => Err(StartError::ProbeFailed {
+            name: name(),
+            verb: match question {
+                Request::Encode { .. } => "encode",
+                Request::Decode(_) => "decode",
+            },
+            error,
+        }),
     }
+}
+
+/// One question of the probe, asked as the check would.
+fn ask(engine: &dyn Engine, question: &Request) -> Result<(), EngineError> {
+    match question {
+        Request::Encode { code_points, .. } => engine.encode(code_points, None).map(drop),
+        Request::Decode(text) => engine.decode(text).map(drop),
+    }
+}
+
+/// Whether an answer is one of the convention's: a result, or a refusal
+/// in its words.
+fn in_convention(answer: &Result<(), EngineError>) -> bool {
+    matches!(
+        answer,
+        Ok(()) | Err(EngineError::Rejected(_) | EngineError::Failed(_) | EngineError::Limit(_))
+    )
 }
 
 /// The line of a dying program's standard error that says why, whole up

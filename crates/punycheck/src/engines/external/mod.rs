@@ -22,7 +22,7 @@ pub mod process;
 pub mod so;
 
 pub use exec::Exec;
-pub use line::crash_line;
+pub use line::{crash_line, probe_questions};
 pub use pipe::Pipe;
 pub use so::So;
 

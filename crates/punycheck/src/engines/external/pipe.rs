@@ -39,7 +39,7 @@ use wait_timeout::ChildExt;
 
 use super::StartError;
 use super::attempt::{Deadline, Missed, Pool, ask_twice, cores};
-use super::line::{MAX_OUTPUT, Program, crash_line, parse_token, probe};
+use super::line::{MAX_OUTPUT, Program, answers_escaped, crash_line, parse_token, probe};
 use super::process::{self, StderrTail};
 use crate::codec::Codec;
 use crate::engines::{
@@ -47,7 +47,7 @@ use crate::engines::{
 };
 use crate::punycode::Decoded;
 use crate::vocabulary::excerpt::{EXCERPT_BYTES, quoted_head};
-use crate::vocabulary::{excerpt, parse_hex, quoted};
+use crate::vocabulary::{Request, excerpt, parse_hex, quoted};
 
 /// An external program under test, answering on a persistent pipe.
 #[derive(Debug)]
@@ -130,11 +130,25 @@ impl Pipe {
     /// Asks trivial questions (encode u+0061 u+00E9, decode its encoding)
     /// in the declared directions to show that the program starts and
     /// speaks the protocol; the message says what went wrong.
+    ///
+    /// Then asks one of them escaped (`encodex`/`decodex`): a program that
+    /// answers it as it answered plainly is asked every byte; one that
+    /// does not (written before the escaped form) only printable ASCII.
     pub fn probe(&self) -> Result<(), StartError> {
         probe(
             self,
             "the pipe: protocol (lines \"encode TOKENS\" / \"decode TEXT\" answered by \"ok RESULT\" / \"error MESSAGE\")",
-        )
+        )?;
+        let escaped = answers_escaped(self, |question, escaped| match question {
+            Request::Encode { code_points, .. } => self
+                .encode_as(code_points, None, escaped)
+                .map(|text| String::from_utf8_lossy(&text).into_owned()),
+            Request::Decode(text) => self
+                .decode_as(text, escaped)
+                .map(|decoded| format!("{decoded:?}")),
+        });
+        self.program.set_escaped(escaped);
+        Ok(())
     }
 
     /// Asks one question (a request line, without its newline) and returns
@@ -191,6 +205,44 @@ impl Pipe {
             "answered {}, a line that starts with neither ok nor error",
             quoted(answer.as_bytes())
         )))
+    }
+}
+
+impl Pipe {
+    /// Asks to encode `input`: `encode TOKENS`, or `encodex TOKENS` when
+    /// `escaped` (the answer's text in hexadecimal).
+    fn encode_as(&self, input: &[u32], case_flags: Option<&[bool]>, escaped: bool) -> EncodeResult {
+        let tokens = self.program.tokens(input, case_flags)?;
+        let verb = if escaped { "encodex" } else { "encode" };
+        let result = self.result(verb, tokens.as_bytes())?;
+        if self.program.hex_channel() || escaped {
+            return parse_hex(&result)
+                .map_err(|e| EngineError::Broken(format!("result is not hexadecimal bytes: {e}")));
+        }
+        if let Some(bad) = result.bytes().find(|b| !(0x20..0x7F).contains(b)) {
+            return Err(EngineError::Broken(format!(
+                "result contains byte {bad:#04X}, which is not printable ASCII: {}",
+                quoted(result.as_bytes())
+            )));
+        }
+        Ok(result.into_bytes())
+    }
+
+    /// Asks to decode `input`: `decode TEXT`, or `decodex HEX` when
+    /// `escaped`.
+    fn decode_as(&self, input: &[u8], escaped: bool) -> DecodeResult {
+        let verb = if escaped { "decodex" } else { "decode" };
+        let result = self.result(verb, &self.program.channel_text(input, escaped))?;
+        let mut decoded = Decoded::default();
+        if !result.is_empty() {
+            for token in result.split(' ') {
+                let (cp, flag) = parse_token(token)
+                    .map_err(|e| EngineError::Broken(format!("result token {e}")))?;
+                decoded.code_points.push(cp);
+                decoded.flags.push(flag);
+            }
+        }
+        Ok(self.program.decoded(decoded))
     }
 }
 
@@ -388,33 +440,11 @@ impl Engine for Pipe {
     }
 
     fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
-        let tokens = self.program.tokens(input, case_flags)?;
-        let result = self.result("encode", tokens.as_bytes())?;
-        if self.program.hex_channel() {
-            return parse_hex(&result)
-                .map_err(|e| EngineError::Broken(format!("result is not hexadecimal bytes: {e}")));
-        }
-        if let Some(bad) = result.bytes().find(|b| !(0x20..0x7F).contains(b)) {
-            return Err(EngineError::Broken(format!(
-                "result contains byte {bad:#04X}, which is not printable ASCII: {}",
-                quoted(result.as_bytes())
-            )));
-        }
-        Ok(result.into_bytes())
+        self.encode_as(input, case_flags, self.program.escapes_encoding(input))
     }
 
     fn decode(&self, input: &[u8]) -> DecodeResult {
-        let result = self.result("decode", &self.program.channel_text(input))?;
-        let mut decoded = Decoded::default();
-        if !result.is_empty() {
-            for token in result.split(' ') {
-                let (cp, flag) = parse_token(token)
-                    .map_err(|e| EngineError::Broken(format!("result token {e}")))?;
-                decoded.code_points.push(cp);
-                decoded.flags.push(flag);
-            }
-        }
-        Ok(self.program.decoded(decoded))
+        self.decode_as(input, self.program.escapes_decoding(input))
     }
 }
 

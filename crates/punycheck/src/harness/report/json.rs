@@ -31,6 +31,7 @@ struct Report<'a> {
     seconds: f64,
     budget_seconds: f64,
     vectors: Vectors,
+    small_cases: SmallCases,
     generated: Generated,
     causes: Vec<CauseJson<'a>>,
     baseline: Option<Baseline>,
@@ -224,6 +225,19 @@ struct Vectors {
     results: Vec<VectorJson>,
 }
 
+/// The small cases' counts ([`crate::harness::small`]); the ones that
+/// failed are named by their causes (`vectors`).
+#[derive(Serialize)]
+struct SmallCases {
+    cases: usize,
+    run: usize,
+    passed: usize,
+    not_asked: usize,
+    failed: usize,
+    unrun: usize,
+    not_asked_reasons: Vec<Reason>,
+}
+
 #[derive(Serialize)]
 struct Reason {
     reason: String,
@@ -288,6 +302,10 @@ struct CauseJson<'a> {
     property: Option<&'static str>,
     confirmation: ConfirmationJson<'a>,
     known: bool,
+    /// Why it is new although the baseline records its class.
+    beside: Option<&'a str>,
+    /// What explains it beyond its key, as a baseline records it.
+    explanations: &'a [String],
     reproduce: String,
 }
 
@@ -304,6 +322,7 @@ struct Baseline {
     known: Vec<usize>,
     still_there: Vec<BaselineEntry>,
     gone: Vec<BaselineEntry>,
+    unwitnessed: usize,
 }
 
 #[derive(Serialize)]
@@ -435,6 +454,8 @@ pub fn report(report: &CheckReport) -> String {
                 },
             },
             known: report.known(k),
+            beside: c.beside.as_deref(),
+            explanations: &c.explanations,
             reproduce: report.repro_command(c),
         })
         .collect();
@@ -483,6 +504,25 @@ pub fn report(report: &CheckReport) -> String {
                 .collect(),
             results,
         },
+        small_cases: {
+            let m = &report.small_cases;
+            SmallCases {
+                cases: m.cases,
+                run: m.run,
+                passed: m.pass,
+                not_asked: m.skipped.iter().map(|s| s.count).sum(),
+                failed: m.failed,
+                unrun: m.unrun,
+                not_asked_reasons: m
+                    .skipped
+                    .iter()
+                    .map(|s| Reason {
+                        reason: s.reason.clone(),
+                        count: s.count,
+                    })
+                    .collect(),
+            }
+        },
         generated: Generated {
             questions: s.requests,
             identical: s.same,
@@ -497,6 +537,7 @@ pub fn report(report: &CheckReport) -> String {
             known: b.known.clone(),
             still_there: b.still_there.iter().map(entry).collect(),
             gone: b.gone.iter().map(entry).collect(),
+            unwitnessed: b.unwitnessed,
         }),
         incomplete: &report.incomplete,
         stopped: report.campaign.aborted.as_deref(),

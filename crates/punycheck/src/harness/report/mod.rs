@@ -88,6 +88,9 @@ pub struct CheckReport {
     pub budget_seconds: f64,
     /// Vector results.
     pub vectors: VectorSummary,
+    /// The small cases' results ([`crate::harness::small`]): every byte in
+    /// each position class, every code point below 0x100.
+    pub small_cases: VectorSummary,
     /// The generated questions and the properties, and every cause
     /// (failed vectors included).
     pub campaign: campaign::Outcome,

@@ -31,6 +31,18 @@ impl CheckReport {
             v.deviations,
             v.failed
         );
+        let m = &self.small_cases;
+        if m.cases > 0 {
+            let _ = writeln!(
+                out,
+                "small cases (every byte in each place, every code point below 0x100): {} of {} run: {} passed, {} not asked, {} failed",
+                m.run,
+                m.cases,
+                m.pass,
+                m.skipped.iter().map(|s| s.count).sum::<usize>(),
+                m.failed
+            );
+        }
         let _ = writeln!(
             out,
             "generated: {} questions, {} identical, {} nonconforming",
@@ -73,6 +85,14 @@ impl CheckReport {
                     entry.direction, entry.kind, entry.reference, entry.got
                 );
             }
+            if b.unwitnessed > 0 {
+                let _ = writeln!(
+                    out,
+                    "  the baseline records {} cause{} by class alone (written before witnesses were recorded): a new bug of such a class is taken for the known one until it is recorded again with --write-baseline",
+                    b.unwitnessed,
+                    plural(b.unwitnessed as u64)
+                );
+            }
             for entry in &b.gone {
                 let _ = writeln!(
                     out,
@@ -108,6 +128,13 @@ impl CheckReport {
                 skipped.count, skipped.reason
             );
         }
+        for skipped in &m.skipped {
+            let _ = writeln!(
+                classified,
+                "  small cases not asked ({}): {}",
+                skipped.count, skipped.reason
+            );
+        }
         if !classified.is_empty() {
             let _ = write!(
                 out,
@@ -135,6 +162,9 @@ impl CheckReport {
             ""
         };
         let _ = writeln!(out, "  {number}. {}{known}", cause.key);
+        if let Some(beside) = &cause.beside {
+            let _ = writeln!(out, "     NEW: {beside}");
+        }
         let _ = writeln!(out, "     input: {} ({})", cause.input, cause.shape);
         let _ = writeln!(out, "     {}", cause.detail);
         let generated = cause.count - cause.vectors.len() as u64;
