@@ -109,10 +109,19 @@ fn main() -> ExitCode {
     // commands, and a check that cannot finish its report in time or is
     // interrupted again, end at once.
     let reports = matches!(cli.command, Some(Command::Check(_)));
+    let first = std::sync::OnceLock::new();
     let _ = ctrlc::set_handler(move || {
-        if !reports || process::interrupted() {
+        // A signal sent to the process and to its group at once (GNU
+        // timeout, CI runners) arrives twice: the same interruption.
+        let again = first
+            .get()
+            .is_some_and(|at: &std::time::Instant| at.elapsed() >= SAME_SIGNAL);
+        if !reports || again {
             process::interrupt();
             std::process::exit(INTERRUPTED.into());
+        }
+        if first.set(std::time::Instant::now()).is_err() {
+            return;
         }
         process::interrupt();
         let _ = std::thread::Builder::new()
@@ -136,6 +145,11 @@ fn main() -> ExitCode {
     }
     code
 }
+
+/// How soon a second Ctrl-C or SIGTERM is the same interruption as the
+/// first (one signal sent to the process and to its group): later, it
+/// ends the check at once.
+const SAME_SIGNAL: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// How long an interrupted check may take to write its report: CI systems
 /// follow their SIGTERM with a SIGKILL a few seconds later.

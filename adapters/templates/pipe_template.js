@@ -12,11 +12,7 @@
 // U-label's code points. An API that signals failure by returning an empty
 // string (url.domainToASCII) or its input unchanged must throw Refused here:
 // such an answer is no answer. adapters/label/ has real ones.
-//
-// The escaped verbs carry any bytes: "encodex TOKENS" answers the encoded
-// text's bytes in lowercase hexadecimal ("ok 612d62676a" for a-bga), and
-// "decodex HEX" decodes the bytes HEX spells, each byte read as the code point
-// of the same number (Latin-1; a label adapter reads them as UTF-8 instead).
+// encodex/decodex carry any bytes as hexadecimal (docs/checking.md#escaped-questions).
 'use strict';
 const readline = require('node:readline');
 const punycode = require('node:punycode');
@@ -36,8 +32,7 @@ function encode(codePoints) {
 	}
 }
 
-// Punycode (a string: printable ASCII, or any of U+0000..U+00FF from decodex)
-// to code points (an array of numbers).
+// Punycode (a string, one character a byte) to code points (an array of numbers).
 function decode(text) {
 	try {
 		return Array.from(punycode.decode(text), (c) => c.codePointAt(0));

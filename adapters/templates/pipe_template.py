@@ -8,11 +8,7 @@ checks CPython's own punycode codec:
 
 With --codec label, a U-label encodes to its A-label; an API that fails by
 returning its input unchanged or "" must raise Refused (adapters/label/).
-
-The escaped verbs carry any bytes: "encodex TOKENS" answers the encoded
-text's bytes in lowercase hexadecimal ("ok 612d62676a" for a-bga), and
-"decodex HEX" decodes the bytes HEX spells, each byte read as the code point
-of the same number (Latin-1; a label adapter reads them as UTF-8 instead).
+encodex/decodex carry any bytes as hexadecimal (docs/checking.md#escaped-questions).
 """
 import sys
 
@@ -32,8 +28,7 @@ def encode(code_points):
 
 
 def decode(text):
-    """Punycode (a str: printable ASCII, or any of U+0000..U+00FF from
-    decodex) to code points (a list of ints)."""
+    """Punycode (a str, one character a byte) to code points (a list of ints)."""
     try:
         return [ord(c) for c in text.encode("latin-1").decode("punycode")]
     except UnicodeError as e:
@@ -46,11 +41,10 @@ def answer(question):
     try:
         if verb in ("encode", "encodex"):
             result = encode([int(token[2:], 16) for token in payload.split()])
-            return "ok " + (result.encode("utf-8").hex() if verb == "encodex" else result)
+            return "ok " + (result.encode().hex() if verb == "encodex" else result)
         if verb in ("decode", "decodex"):
-            if verb == "decodex":
-                payload = bytes.fromhex(payload).decode("latin-1")
-            return "ok " + " ".join("u+%04X" % cp for cp in decode(payload))
+            text = bytes.fromhex(payload).decode("latin-1") if verb == "decodex" else payload
+            return "ok " + " ".join("u+%04X" % cp for cp in decode(text))
         return "error invalid input"
     except Refused as refused:  # one line: escape what is not printable ASCII
         return "error " + "".join(c if " " <= c <= "~" else ascii(c)[1:-1] for c in str(refused))

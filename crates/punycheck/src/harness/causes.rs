@@ -1043,8 +1043,8 @@ fn describe_now(
     }
 }
 
-/// Asks `request` twice: the cause is confirmed when both answers show it
-/// and are the same. When it is not, what is wrong on one answer that
+/// Asks `request` twice (a hang once): the cause is confirmed when both
+/// answers show it and are the same. When it is not, what is wrong on one answer that
 /// showed it comes with the confirmation, if one did.
 fn confirm(
     engine: &dyn Engine,
@@ -1053,6 +1053,21 @@ fn confirm(
     request: &Request,
 ) -> Result<String, (Confirmation, Option<String>)> {
     let first = describe_now(engine, key, property, request);
+    // A hang has already met its time limit twice when it was seen: asked
+    // once more, it is confirmed or not, at the cost of one more wait.
+    if key.kind == Kind::Hang {
+        return match first {
+            Now::Shows(detail, _) => Ok(detail),
+            Now::Cancelled => Err((Confirmation::Unconfirmed, None)),
+            Now::Other(shown) => Err((
+                Confirmation::Flaky {
+                    first: "no answer".into(),
+                    second: format!("{} (not this cause)", excerpt(&shown)),
+                },
+                None,
+            )),
+        };
+    }
     let second = describe_now(engine, key, property, request);
     // The answers are compared whole, and shown bounded.
     let answer = |now: &Now| match now {

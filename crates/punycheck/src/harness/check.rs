@@ -143,6 +143,15 @@ const TIME_RAN_OUT: &str = "did not run within --seconds";
 /// Why a vector did not run: `--fail-fast` ended the check first.
 const FAIL_FAST_STOPPED: &str = "--fail-fast stopped the check at the first failure";
 
+/// Why a vector did not run: the implementation had hung [`MOST_HANGS`]
+/// times, each costing the time limit twice.
+const HANGS_STOPPED: &str = "the implementation had hung too often: stopped asking";
+
+/// How many hangs among the small cases and vectors end the asking: each
+/// costs its time limit twice, and a program that hangs on everything
+/// would otherwise take the whole of `--seconds`.
+const MOST_HANGS: usize = 3;
+
 /// Why a vector did not run: Ctrl-C or SIGTERM ended the check first.
 const INTERRUPTED: &str = "the check was interrupted (Ctrl-C or SIGTERM) first";
 
@@ -189,13 +198,25 @@ pub fn run(
     let total = cases.len() as u64;
     // Seconds per vector: each batch's time shared among the vectors it ran.
     let mut seconds: BTreeMap<String, f64> = BTreeMap::new();
-    // Vectors left when --fail-fast stopped at a failed one.
+    // Vectors left when --fail-fast stopped at a failed one, or hangs did.
     let mut stopped = 0;
+    let mut stop_reason = FAIL_FAST_STOPPED;
     progress(Phase::Vectors, 0, Some(total));
-    for chunk in cases.chunks(CHUNK) {
+    let mut next = 0;
+    let mut hangs = 0;
+    while next < cases.len() {
         if process::interrupted() {
             break;
         }
+        // Once it has hung, a few at a time: each hang costs its limit
+        // twice, and the asking stops at MOST_HANGS.
+        let size = if hangs > 0 {
+            engine.workers().max(1)
+        } else {
+            CHUNK
+        };
+        let chunk = &cases[next..(next + size).min(cases.len())];
+        next += chunk.len();
         let batch = Instant::now();
         let part = runner::run_until_one(engine, chunk, expectations, Some(vectors_until));
         let each = batch.elapsed().as_secs_f64() / part.rows.len().max(1) as f64;
@@ -204,11 +225,20 @@ pub fn run(
         }
         vector_report.rows.extend(part.rows);
         vector_report.unrun += part.unrun;
-        if settings.fail_fast && vector_report.failures().next().is_some() {
+        hangs = vector_report
+            .rows
+            .iter()
+            .filter(|r| matches!(r.answer, Some(Err(crate::engines::EngineError::Hung(_)))))
+            .count();
+        let fail_fast = settings.fail_fast && vector_report.failures().next().is_some();
+        if fail_fast || hangs >= MOST_HANGS {
             // The rest is not asked: counted as not run.
             let asked = vector_report.rows.len() + vector_report.unrun;
             stopped = cases.len() - asked;
             vector_report.unrun += stopped;
+            if !fail_fast {
+                stop_reason = HANGS_STOPPED;
+            }
             break;
         }
         // Vectors asked so far: those cut by the time are not counted.
@@ -259,11 +289,12 @@ pub fn run(
         collector.observe(key, &request, detail, None, Some(&case.name));
     }
     let vectors_failed = !collector.is_empty();
+    let hung_out = stop_reason == HANGS_STOPPED;
     // The cost probe, unless the check is already stopping. For the label
     // codec it asks long A-labels to ToUnicode (the class of
     // CVE-2022-45061) and long U-labels to ToASCII. Its families are
     // Punycode's: the seed documents' other codecs are not probed.
-    let stopping = process::interrupted() || (settings.fail_fast && vectors_failed);
+    let stopping = process::interrupted() || (settings.fail_fast && vectors_failed) || hung_out;
     let probed = cost::probes(engine.codec());
     let probe = settings.cost.filter(|_| !stopping && probed).map(|bounds| {
         progress(Phase::Cost, 0, None);
@@ -282,7 +313,7 @@ pub fn run(
     let remaining = end.saturating_duration_since(Instant::now());
     let campaign_settings = Settings {
         seed: settings.seed,
-        cases: if settings.fail_fast && vectors_failed {
+        cases: if (settings.fail_fast && vectors_failed) || hung_out {
             Some(0)
         } else {
             settings.cases
@@ -312,19 +343,25 @@ pub fn run(
     let mut incomplete = Vec::new();
     if interrupted_in_vectors {
         incomplete.push(format!(
-            "{} of {} vectors not asked: {INTERRUPTED}",
+            "{} of {} vectors and small cases not asked: {INTERRUPTED}",
             vector_report.unrun, total
         ));
     } else if vector_report.unrun > stopped {
         incomplete.push(format!(
-            "{} of {} vectors did not run within --seconds (each question may take up to --timeout; give the check more time)",
+            "{} of {} vectors and small cases did not run within --seconds (each question may take up to --timeout; give the check more time)",
             vector_report.unrun - stopped,
             total
         ));
     }
     if stopped > 0 {
         incomplete.push(format!(
-            "{stopped} of {total} vectors not asked: {FAIL_FAST_STOPPED}"
+            "{stopped} of {total} vectors and small cases not asked: {stop_reason}"
+        ));
+    }
+    if hung_out && campaign.aborted.is_none() {
+        campaign.aborted = Some(format!(
+            "{} gave no answer {MOST_HANGS} times among the small cases and vectors; stopped asking it",
+            engine.name()
         ));
     }
     // Answers cut by an interruption are said by the verdict, not as a
@@ -385,7 +422,7 @@ pub fn run(
                 status: match row.map(|r| &r.outcome) {
                     None if interrupted_in_vectors => VectorStatus::Unrun(INTERRUPTED),
                     None if k < cases.len() - stopped => VectorStatus::Unrun(TIME_RAN_OUT),
-                    None => VectorStatus::Unrun(FAIL_FAST_STOPPED),
+                    None => VectorStatus::Unrun(stop_reason),
                     Some(Outcome::Pass) => VectorStatus::Pass,
                     Some(Outcome::Skip(why)) => VectorStatus::Skip(why.clone()),
                     Some(Outcome::KnownDeviation(why)) => VectorStatus::KnownDeviation(why.clone()),

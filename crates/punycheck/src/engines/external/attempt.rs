@@ -9,7 +9,8 @@
 //! - [`Deadline`]: the instant by which every answer of a run must be in
 //!   ([`crate::engines::Engine::set_deadline`]); an attempt never waits
 //!   past it, and one that it cuts short is [`EngineError::Cancelled`],
-//!   never a hang.
+//!   never a hang; so is every attempt after an interruption (Ctrl-C,
+//!   SIGTERM), which ends every program.
 //! - [`Pool`]: the started workers that are not answering a question now
 //!   (`pipe:` programs, `so:` worker processes), each taken for one
 //!   question and put back when it is fit for the next.
@@ -71,10 +72,16 @@ pub(super) fn ask_twice<T>(
             Some(end) => limit.min(end.saturating_duration_since(Instant::now())),
             None => limit,
         };
-        if allowed.is_zero() {
+        // Interrupted, nothing more is asked: what an attempt met since
+        // may be the interruption's doing (it ends every program).
+        if allowed.is_zero() || super::process::interrupted() {
             return Err(EngineError::Cancelled);
         }
-        match attempt(allowed) {
+        let result = attempt(allowed);
+        if result.is_err() && super::process::interrupted() {
+            return Err(EngineError::Cancelled);
+        }
+        match result {
             Ok(answer) => return Ok(answer),
             Err(Missed::Failed(e)) => return Err(e),
             Err(Missed::TimedOut(_)) if allowed < limit => return Err(EngineError::Cancelled),

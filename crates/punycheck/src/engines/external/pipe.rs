@@ -297,6 +297,10 @@ impl Worker {
                 "an answer longer than {} MiB, the most punycheck reads",
                 MAX_OUTPUT >> 20
             )))),
+            // Ended by an interruption: nothing to read of its death.
+            Ok(Line::End) | Err(mpsc::RecvTimeoutError::Disconnected) if process::interrupted() => {
+                Err(Missed::Failed(EngineError::Cancelled))
+            }
             Ok(Line::End) | Err(mpsc::RecvTimeoutError::Disconnected) => {
                 Err(Missed::Failed(self.died()))
             }

@@ -84,6 +84,10 @@ pub fn spawn(command: &mut Command) -> io::Result<Child> {
     // Holding the record while starting, so that the orphan reaper never
     // sees the new child before it is recorded.
     let mut live = live();
+    // Nothing starts after an interruption: it would outlive the check.
+    if interrupted() {
+        return Err(io::Error::other("the check was interrupted"));
+    }
     let child = command.spawn()?;
     if let Ok(pid) = libc::pid_t::try_from(child.id()) {
         live.insert(pid);

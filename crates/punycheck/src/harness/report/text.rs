@@ -170,7 +170,16 @@ impl CheckReport {
         let generated = cause.count - cause.vectors.len() as u64;
         let mut seen = format!("seen {} time{}", cause.count, plural(cause.count));
         if !cause.vectors.is_empty() {
-            let _ = write!(seen, ": vectors {}", cause.vectors.join(", "));
+            // A defect met by hundreds of small cases is named by a few.
+            const SHOWN: usize = 8;
+            let _ = write!(
+                seen,
+                ": vectors {}",
+                cause.vectors[..cause.vectors.len().min(SHOWN)].join(", ")
+            );
+            if cause.vectors.len() > SHOWN {
+                let _ = write!(seen, " and {} more", cause.vectors.len() - SHOWN);
+            }
             if generated > 0 {
                 let _ = write!(seen, "; {generated} generated");
             }
