@@ -76,7 +76,8 @@ Protocol (the compiled Appendix C wrapper, reproduced byte for byte):
   the wrapper (it crashes); pyny reports "invalid input". Usage errors exit
   with status 2, internal errors with status 70 and a one-line message.
 
-Planted bugs (--bug NAME changes exactly one thing; sections of RFC 3492):
+Planted bugs (--bug NAME changes exactly one thing, and may be given more than
+once to plant several; sections of RFC 3492):
   bias-damp              adapt() divides by damp 701 instead of 700 (6.1)
   bias-firsttime         adapt() always halves, never divides by damp (6.1)
   threshold              t is tmax already when k >= bias + tmax - 1, in
@@ -96,6 +97,8 @@ Planted bugs (--bug NAME changes exactly one thing; sections of RFC 3492):
   always-delimiter       encoder writes the delimiter even when there are
                          no basic code points (6.3)
   underscore-digit       decoder accepts "_" as a digit of value 0 (5)
+  del-non-basic          encoder takes U+007F for non-basic, as if basic
+                         code points ended at 0x7E (5)
   digit-offset           decoder maps 0-9 to 27-36 instead of 26-35, so
                          "9" has no value (5)
   uppercase-rejected     decoder rejects the digits A-Z (5)
@@ -207,40 +210,40 @@ def is_scalar(code_point: int) -> bool:
 
 
 class Punycode:
-    """Sections 6.1-6.3 with Appendix A annotations, one bug optional."""
+    """Sections 6.1-6.3 with Appendix A annotations, planted bugs optional."""
 
-    def __init__(self, bug: str | None = None, unicode: bool = False, buffer: int | None = None):
-        self.bug = bug
+    def __init__(self, bugs: set[str] | None = None, unicode: bool = False, buffer: int | None = None):
+        self.bugs = set(bugs or ())
         self.unicode = unicode
-        if bug in ("buffer-512-overrun", "buffer-512-silent", "buffer-512-bare"):
+        if self.bugs & {"buffer-512-overrun", "buffer-512-silent", "buffer-512-bare"}:
             buffer = FIXED_OUTPUT
         self.buffer = buffer  # the decoder's array, in code points
         self.maxint = UINT32_MAX
 
     def full(self) -> Failure:
         """The decoder's array is full: "too large", or a bare "failed"."""
-        return Failed() if self.bug == "buffer-512-bare" else TooBig()
+        return Failed() if "buffer-512-bare" in self.bugs else TooBig()
 
     def _limit(self, encoding: bool) -> int:
         """The largest value the integers of one direction hold (6.4)."""
-        if self.bug == "int26":
+        if "int26" in self.bugs:
             return 2**26 - 1
-        if self.bug == "signed-int" or (self.bug == "signed-encoder" and encoding):
+        if "signed-int" in self.bugs or ("signed-encoder" in self.bugs and encoding):
             return 0x7FFFFFFF
         return UINT32_MAX
 
     def _fit(self, value: int, check: str) -> int:
         """An arithmetic result that must fit a punycode_uint (6.4)."""
-        if value <= self.maxint or self.bug == "bignum":
+        if value <= self.maxint or "bignum" in self.bugs:
             return value
-        if UNCHECKED.get(self.bug) == check:
+        if any(UNCHECKED.get(b) == check for b in self.bugs):
             return value & UINT32_MAX  # what C's unsigned arithmetic does
         raise Overflow
 
     # 6.1 Bias adaptation function
     def adapt(self, delta: int, numpoints: int, firsttime: bool) -> int:
-        damp = 701 if self.bug == "bias-damp" else DAMP
-        if firsttime and self.bug != "bias-firsttime":
+        damp = 701 if "bias-damp" in self.bugs else DAMP
+        if firsttime and "bias-firsttime" not in self.bugs:
             delta //= damp
         else:
             delta //= 2
@@ -253,7 +256,7 @@ class Punycode:
 
     def threshold(self, k: int, bias: int) -> int:
         """t clamped to tmin..tmax; "+ tmin" omitted as 6.2/6.3 allow."""
-        top = bias + TMAX - (1 if self.bug == "threshold" else 0)
+        top = bias + TMAX - (1 if "threshold" in self.bugs else 0)
         if k <= bias:
             return TMIN
         return TMAX if k >= top else k - bias
@@ -263,11 +266,11 @@ class Punycode:
         if ord("a") <= char <= ord("z"):
             return char - ord("a")
         if ord("A") <= char <= ord("Z"):
-            return None if self.bug == "uppercase-rejected" else char - ord("A")
+            return None if "uppercase-rejected" in self.bugs else char - ord("A")
         if ord("0") <= char <= ord("9"):
-            value = char - ord("0") + (27 if self.bug == "digit-offset" else 26)
+            value = char - ord("0") + (27 if "digit-offset" in self.bugs else 26)
             return value if value < BASE else None
-        if char == ord("_") and self.bug == "underscore-digit":
+        if char == ord("_") and "underscore-digit" in self.bugs:
             return 0
         return None
 
@@ -282,7 +285,7 @@ class Punycode:
 
     def basic_char(self, char: int, upper: bool) -> int:
         """Appendix A: the flag forces an ASCII letter to its case."""
-        if self.bug == "basic-case-kept" or not bytes([char]).isalpha():
+        if "basic-case-kept" in self.bugs or not bytes([char]).isalpha():
             return char  # bytes.isalpha() is true exactly for a-z, A-Z
         return char & ~0x20 if upper else char | 0x20
 
@@ -295,20 +298,42 @@ class Punycode:
         digits.append(self.digit_char(q, upper))  # Appendix A: flag here
         return digits
 
+    def _encode_del_non_basic(self, code_points: list[int], flags: list[bool]) -> list[int]:
+        """The encoding with U+007F moved out of the basic code points: the
+        literal part without it, then its deltas as if the encoder's n
+        started at 0x7F (the planted bug's reading of section 5)."""
+        literal = [self.basic_char(c, f) for c, f in zip(code_points, flags) if c < 0x7F]
+        output = literal + ([DELIMITER] if literal else [])
+        h, n, delta, bias = len(literal), 0x7F, 0, INITIAL_BIAS
+        for m in sorted({c for c in code_points if c >= 0x7F}):
+            delta += (m - n) * (h + 1)
+            n = m
+            for c, f in zip(code_points, flags):
+                if c < n:
+                    delta += 1
+                if c == n:
+                    output += self.delta_digits(delta, bias, f)
+                    bias = self.adapt(delta, h + 1, h == len(literal))
+                    delta, h = 0, h + 1
+            delta, n = delta + 1, n + 1
+        return output
+
     # 6.3 Encoding procedure
     def encode(self, code_points: list[int], flags: list[bool]) -> list[int]:
         self.maxint = self._limit(encoding=True)
         if self.unicode and not all(map(is_scalar, code_points)):
             raise BadInput
         output = self._encode(code_points, flags)
-        if self.bug == "buffer-256":
+        if "buffer-256" in self.bugs:
             del output[SHORT_BUFFER:]
         return output
 
     def _encode(self, code_points: list[int], flags: list[bool]) -> list[int]:
+        if "del-non-basic" in self.bugs and 0x7F in code_points:
+            return self._encode_del_non_basic(code_points, flags)
         output = [self.basic_char(c, f) for c, f in zip(code_points, flags) if c < INITIAL_N]
         h = b = len(output)
-        if b > 0 or self.bug == "always-delimiter":
+        if b > 0 or "always-delimiter" in self.bugs:
             output.append(DELIMITER)
         # Positions of the code points below n, i.e. already handled: the RFC
         # walks the whole input per round, incrementing delta at each of them;
@@ -344,18 +369,18 @@ class Punycode:
     # 6.2 Decoding procedure
     def decode(self, text: bytes) -> tuple[list[int], list[bool]]:
         self.maxint = self._limit(encoding=False)
-        if self.bug == "trailing-zero" and text.endswith(b"0"):
+        if "trailing-zero" in self.bugs and text.endswith(b"0"):
             text = text[:-1]
         output, upper = self._decode(text)
-        if self.bug == "buffer-256":
+        if "buffer-256" in self.bugs:
             del output[SHORT_BUFFER:], upper[SHORT_BUFFER:]
         return output, upper
 
     def _decode(self, text: bytes) -> tuple[list[int], list[bool]]:
-        split = text.find(DELIMITER) if self.bug == "first-delimiter" else text.rfind(DELIMITER)
+        split = text.find(DELIMITER) if "first-delimiter" in self.bugs else text.rfind(DELIMITER)
         # Appendix C counts a delimiter at position 0 as no delimiter at all:
         # nothing is consumed before it, so it must then be read as a digit.
-        if split > 0 or (split == 0 and self.bug == "leading-delimiter"):
+        if split > 0 or (split == 0 and "leading-delimiter" in self.bugs):
             basic, pos = text[:split], split + 1
         else:
             basic, pos = b"", 0
@@ -371,7 +396,7 @@ class Punycode:
             oldi, w, k = i, 1, BASE
             while True:
                 if pos == len(text):
-                    if self.bug == "no-end-check":
+                    if "no-end-check" in self.bugs:
                         break
                     raise BadInput  # input ends inside a delta
                 digit = self.digit_value(text[pos])
@@ -382,7 +407,7 @@ class Punycode:
                 t = self.threshold(k, bias)
                 if digit < t:
                     break
-                if self.bug == "weight-strict" and w * BASE > self.maxint:
+                if "weight-strict" in self.bugs and w * BASE > self.maxint:
                     raise Overflow
                 w = self._fit(w * (BASE - t), "w*(base-t)")
                 k += BASE
@@ -394,21 +419,21 @@ class Punycode:
             if self.unicode and not is_scalar(n):
                 raise BadInput
             i %= size
-            if self.bug in ("buffer-512-overrun", "buffer-512-silent"):
+            if self.bugs & {"buffer-512-overrun", "buffer-512-silent"}:
                 # C: "if (out > max_out) return big_output;" where >= was
                 # meant; the memmove then writes output[512]: past the
                 # array (overrun), or where nothing else lives (silent).
                 if len(output) > FIXED_OUTPUT:
                     raise TooBig
-                if len(output) == FIXED_OUTPUT and self.bug == "buffer-512-overrun":
+                if len(output) == FIXED_OUTPUT and "buffer-512-overrun" in self.bugs:
                     raise IndexError("list assignment index out of range")
             elif self.buffer is not None and len(output) >= self.buffer:
                 raise self.full()
             output.insert(i, n)
             # Appendix A: the case of the delta's last character.
             last = text[pos - 1]
-            upper.insert(i, ord("A") <= last <= ord("Z") and self.bug != "flag-lost")
-            if self.bug != "no-i-increment":
+            upper.insert(i, ord("A") <= last <= ord("Z") and "flag-lost" not in self.bugs)
+            if "no-i-increment" not in self.bugs:
                 i += 1
         return output, upper
 
@@ -514,13 +539,22 @@ def answer(codec: Punycode, question: bytes) -> bytes:
     """The answer line to one question of the pipe: protocol."""
     verb, _, payload = question.partition(b" ")
     try:
-        if verb == b"encode":
+        # The escaped verbs carry the encoded text in hexadecimal.
+        if verb in (b"encode", b"encodex"):
             values, flags = read_code_points(payload)
-            return b"ok " + printable(codec.encode(values, flags))
-        if verb == b"decode":
+            output = codec.encode(values, flags)
+            if verb == b"encodex":
+                return b"ok " + bytes(output).hex().encode()
+            return b"ok " + printable(output)
+        if verb in (b"decode", b"decodex"):
+            if verb == b"decodex":
+                try:
+                    payload = bytes.fromhex(payload.decode("ascii"))
+                except ValueError:
+                    raise BadInput from None
             if len(payload) > MAX_LINE:
                 raise TooBig
-            if any(not 0x20 <= c < 0x7F for c in payload):
+            if verb == b"decode" and any(not 0x20 <= c < 0x7F for c in payload):
                 raise BadInput
             code_points, upper = codec.decode(payload)
             return b"ok " + " ".join(
@@ -556,7 +590,8 @@ def serve(codec: Punycode, delay: float, cost: str | None) -> int:
 
 
 def main(args: list[str]) -> int:
-    mode = bug = buffer = None
+    mode = buffer = None
+    bugs: set[str] = set()
     unicode = False
     delay = 0.0
     cost = None
@@ -587,11 +622,11 @@ def main(args: list[str]) -> int:
                 return usage(f"--buffer takes 1 to {MAX_CODE_POINTS} code points")
         elif arg == "--bug" or arg.startswith("--bug="):
             name = next(rest, None) if arg == "--bug" else arg[len("--bug="):]
-            if name is None or bug is not None:
-                return usage("--bug takes one NAME, once")
+            if name is None:
+                return usage("--bug takes a NAME")
             if name not in BUGS:
                 return usage(f"unknown bug {name!r}; known: {', '.join(BUGS)}")
-            bug = name
+            bugs.add(name)
         elif arg in ("-e", "-d", "--pipe") and mode is None:
             mode = arg
         else:
@@ -599,9 +634,10 @@ def main(args: list[str]) -> int:
     if mode is None:
         return usage("needs -e, -d or --pipe")
 
-    if buffer is not None and bug in ("buffer-512-overrun", "buffer-512-silent", "buffer-512-bare"):
-        return usage(f"--bug {bug} has its own buffer; --buffer cannot change it")
-    codec = Punycode(bug, unicode, buffer)
+    fixed = bugs & {"buffer-512-overrun", "buffer-512-silent", "buffer-512-bare"}
+    if buffer is not None and fixed:
+        return usage(f"--bug {min(fixed)} has its own buffer; --buffer cannot change it")
+    codec = Punycode(bugs, unicode, buffer)
     if mode == "--pipe":
         return serve(codec, delay, cost)
     time.sleep(delay)

@@ -8,9 +8,9 @@
 //! as one; they differ in what the reference computes on their inputs,
 //! which [`explain`] states:
 //!
-//! - an invalid input accepted: the byte the reference stops at (`the byte
-//!   0x5B`), for the reasons that stop at a byte (not a digit, non-basic
-//!   before the delimiter);
+//! - an invalid input accepted where a digit belongs: the byte the
+//!   reference stops at (`the byte 0x5B`); a non-basic byte before the
+//!   delimiter is one defect whichever byte it is (its reason says it);
 //! - an overflow the reference does not meet, or meets later (the
 //!   implementation says overflow): how many bits the largest value of the
 //!   reference's computation needs, up to where it stops (section 6's
@@ -57,10 +57,7 @@ pub fn explain(codec: Codec, key: &Key, request: &Request) -> String {
     if key.kind == Kind::AcceptsInvalid
         && let Request::Decode(bytes) = request
         && let Err(punycode::Error::BadInput { position, reason }) = punycode::decode(bytes)
-        && matches!(
-            reason,
-            BadInputReason::NotADigit | BadInputReason::NonBasicInLiteral
-        )
+        && reason == BadInputReason::NotADigit
         && let Some(&byte) = bytes.get(position)
     {
         return format!("the byte {byte:#04X}");
