@@ -12,7 +12,7 @@
 // U-label's code points. An API that signals failure by returning an empty
 // string (url.domainToASCII) or its input unchanged must throw Refused here:
 // such an answer is no answer. adapters/label/ has real ones.
-// encodex/decodex carry any bytes as hexadecimal (docs/checking.md#escaped-questions).
+// encodex/decodex carry any bytes as hexadecimal: see "Escaped questions" in docs/checking.md.
 'use strict';
 const readline = require('node:readline');
 const punycode = require('node:punycode');

@@ -8,7 +8,7 @@ checks CPython's own punycode codec:
 
 With --codec label, a U-label encodes to its A-label; an API that fails by
 returning its input unchanged or "" must raise Refused (adapters/label/).
-encodex/decodex carry any bytes as hexadecimal (docs/checking.md#escaped-questions).
+encodex/decodex carry any bytes as hexadecimal: see "Escaped questions" in docs/checking.md.
 """
 import sys
 

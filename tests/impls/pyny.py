@@ -212,8 +212,9 @@ def is_scalar(code_point: int) -> bool:
 class Punycode:
     """Sections 6.1-6.3 with Appendix A annotations, planted bugs optional."""
 
-    def __init__(self, bugs: set[str] | None = None, unicode: bool = False, buffer: int | None = None):
-        self.bugs = set(bugs or ())
+    def __init__(self, bugs: str | set[str] | None = None, unicode: bool = False, buffer: int | None = None):
+        # One bug by its name, or a set of them.
+        self.bugs = {bugs} if isinstance(bugs, str) else set(bugs or ())
         self.unicode = unicode
         if self.bugs & {"buffer-512-overrun", "buffer-512-silent", "buffer-512-bare"}:
             buffer = FIXED_OUTPUT
