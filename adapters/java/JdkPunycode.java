@@ -42,6 +42,7 @@ import java.text.ParseException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.List;
 import jdk.internal.icu.impl.Punycode;
 
 public final class JdkPunycode {
@@ -135,13 +136,23 @@ public final class JdkPunycode {
             int sp = line.indexOf(' ');
             String verb = sp < 0 ? line : line.substring(0, sp);
             String rest = sp < 0 ? "" : line.substring(sp + 1);
+            if (!List.of("encode", "encodex", "decode", "decodex").contains(verb))
+                throw new IllegalArgumentException("unknown request: " + line);
             Answer a;
-            if (verb.equals("encode")) a = encode(rest);
-            else if (verb.equals("encodex")) a = toHex(encode(rest));
-            else if (verb.equals("decode")) a = decode(rest, " ");
-            else if (verb.equals("decodex")) a = decode(fromHex(rest), " ");
-            else throw new IllegalArgumentException("unknown request: " + line);
-            out.print((a.ok() ? "ok" : "error") + (a.text().isEmpty() ? "" : " " + a.text()) + "\n");
+            String kind;
+            try {
+                if (verb.equals("encode")) a = encode(rest);
+                else if (verb.equals("encodex")) a = toHex(encode(rest));
+                else if (verb.equals("decode")) a = decode(rest, " ");
+                else a = decode(fromHex(rest), " ");
+                kind = a.ok() ? "ok" : "error";
+            } catch (RuntimeException e) {
+                // What the implementation threw, on one line: a crash, and
+                // the adapter goes on (a JVM takes long to start again).
+                a = new Answer(false, String.valueOf(e).replaceAll("[\\r\\n]+", " "));
+                kind = "crash";
+            }
+            out.print(kind + (a.text().isEmpty() ? "" : " " + a.text()) + "\n");
             out.flush();
         }
     }

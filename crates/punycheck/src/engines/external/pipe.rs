@@ -13,7 +13,10 @@
 //!   spaces; `ok` alone for an empty result) or `error MESSAGE`, with the
 //!   `exec:` convention's messages (`invalid input`, `arithmetic overflow`,
 //!   `input or output is too large...`, or `failed...` for a program
-//!   declared `--errors failure-only`).
+//!   declared `--errors failure-only`), or `crash MESSAGE` when the
+//!   implementation raised what a caller would not catch (an index out of
+//!   bounds), which the adapter caught so as to go on: a crash, without
+//!   the cost of starting the program again.
 //!
 //! For the other codecs the convention is that of `exec:`: LACE and
 //! AMC-ACE-Z text as it is, UTF-8 as lowercase hexadecimal both ways.
@@ -164,7 +167,10 @@ impl Pipe {
             let (worker, answer) = worker.ask(question, allowed)?;
             // Out of the protocol, it may also be out of step with the
             // questions: the next question goes to a fresh one.
-            if answer.starts_with(b"ok") || answer.starts_with(b"error ") {
+            if answer.starts_with(b"ok")
+                || answer.starts_with(b"error ")
+                || answer.starts_with(b"crash ")
+            {
                 self.idle.put(worker);
             }
             Ok(answer)
@@ -188,6 +194,14 @@ impl Pipe {
         }
         if let Some(result) = answer.strip_prefix("ok ") {
             return Ok(result.to_string());
+        }
+        // An exception the implementation raised, caught by the adapter,
+        // which goes on: a crash without a restart.
+        if let Some(message) = answer.strip_prefix("crash ") {
+            return Err(EngineError::Crashed(format!(
+                "raised, caught by its adapter: {}",
+                excerpt(message.trim())
+            )));
         }
         if let Some(message) = answer.strip_prefix("error ") {
             let kinds = self.program.says_kinds();
