@@ -202,6 +202,27 @@ fn a_crash_on_the_probe_is_a_finding() {
     let repro = common::run_first_reproducer("the crash", &report);
     assert_eq!(repro.status.code(), Some(1), "{}", text(&repro.stdout));
 
+    // The same crash, caught by the adapter and answered `crash MESSAGE`:
+    // the same finding, and the program goes on.
+    let caught = script.replace(
+        "raise IndexError('planted')",
+        "sys.stdout.write('crash IndexError: planted\\n'); sys.stdout.flush(); continue",
+    );
+    let program = dir.join("caught.py");
+    std::fs::write(&program, caught).unwrap();
+    let spec = format!(
+        "pipe:{} {} {BIN} serve --impl cleanroom",
+        python(),
+        program.display()
+    );
+    let out = check(&spec, "50", &[]);
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}{}", text(&out.stderr));
+    assert!(
+        report.contains("decode: crash (implementation: raised, caught by its adapter: IndexError: planted)"),
+        "{report}"
+    );
+
     let always = format!("pipe:{} -c 'raise SystemExit(3)'", python());
     let out = check(&always, "50", &[]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
