@@ -28,6 +28,18 @@ fn pyny(bugs: &[&str]) -> String {
     format!("pipe:{} tests/impls/pyny.py --pipe{planted}", python())
 }
 
+/// A `pipe:` spec for `script`, a Python wrapper (written as `name` in
+/// `dir`) of `punycheck serve --impl cleanroom`, whose command it takes.
+fn wrapped(dir: &std::path::Path, name: &str, script: &str) -> String {
+    let program = dir.join(name);
+    std::fs::write(&program, script).unwrap();
+    format!(
+        "pipe:{} {} {BIN} serve --impl cleanroom",
+        python(),
+        program.display()
+    )
+}
+
 /// A folder of its own for one test's files.
 fn folder(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("punycheck-{name}-{}", std::process::id()));
@@ -186,13 +198,7 @@ fn a_crash_on_the_probe_is_a_finding() {
         \x20   if line.startswith('decode') and '-' in line: raise IndexError('planted')\n\
         \x20   p.stdin.write(line); p.stdin.flush(); sys.stdout.write(p.stdout.readline()); sys.stdout.flush()\n";
     let dir = folder("probe-crash");
-    let program = dir.join("crash.py");
-    std::fs::write(&program, script).unwrap();
-    let spec = format!(
-        "pipe:{} {} {BIN} serve --impl cleanroom",
-        python(),
-        program.display()
-    );
+    let spec = wrapped(&dir, "crash.py", script);
     let out = check(&spec, "50", &[]);
     let report = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{report}{}", text(&out.stderr));
@@ -208,18 +214,14 @@ fn a_crash_on_the_probe_is_a_finding() {
         "raise IndexError('planted')",
         "sys.stdout.write('crash IndexError: planted\\n'); sys.stdout.flush(); continue",
     );
-    let program = dir.join("caught.py");
-    std::fs::write(&program, caught).unwrap();
-    let spec = format!(
-        "pipe:{} {} {BIN} serve --impl cleanroom",
-        python(),
-        program.display()
-    );
+    let spec = wrapped(&dir, "caught.py", &caught);
     let out = check(&spec, "50", &[]);
     let report = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{report}{}", text(&out.stderr));
     assert!(
-        report.contains("decode: crash (implementation: raised, caught by its adapter: IndexError: planted)"),
+        report.contains(
+            "decode: crash (implementation: raised, caught by its adapter: IndexError: planted)"
+        ),
         "{report}"
     );
 
@@ -245,13 +247,7 @@ fn an_interrupt_always_leaves_a_report() {
         \x20   if line.split(' ',1)[-1].strip() not in ('u+0061 u+00E9','a-bga','612d626761'): time.sleep(60)\n\
         \x20   p.stdin.write(line); p.stdin.flush(); sys.stdout.write(p.stdout.readline()); sys.stdout.flush()\n";
     let dir = folder("interrupts");
-    let program = dir.join("hang.py");
-    std::fs::write(&program, script).unwrap();
-    let spec = format!(
-        "pipe:{} {} {BIN} serve --impl cleanroom",
-        python(),
-        program.display()
-    );
+    let spec = wrapped(&dir, "hang.py", script);
     for (k, after) in [1.0, 2.5, 4.0, 7.0, 12.0].into_iter().enumerate() {
         let json = dir.join(format!("report-{k}.json"));
         let child = Command::new(BIN)

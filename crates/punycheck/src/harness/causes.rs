@@ -944,48 +944,22 @@ fn shows(engine: &dyn Engine, key: &Key, property: Option<Property>, candidate: 
     let answer = ask(engine, candidate);
     // A property is checked where the answer conforms, as the campaign
     // checks it: a candidate the reference disputes shows another cause.
-    let nonconforming = || {
-        reference_for(engine.codec(), candidate).is_some_and(|reference| {
-            matches!(
-                evaluate(
-                    &engine.capabilities(),
-                    engine.codec(),
-                    candidate,
-                    &reference,
-                    &answer,
-                    true,
-                ),
-                Verdict::Nonconformance(_)
-            )
-        })
-    };
-    match property {
-        Some(p) => {
-            properties::check_all(engine, candidate, &answer, true)
-                .is_some_and(|v| property_key(candidate, v.property) == *key && v.property == p)
-                && !nonconforming()
+    let caps = engine.capabilities();
+    let judged = reference_for(engine.codec(), candidate).map(|reference| {
+        let verdict = evaluate(&caps, engine.codec(), candidate, &reference, &answer, true);
+        (reference, verdict)
+    });
+    let nonconforming = matches!(&judged, Some((_, Verdict::Nonconformance(_))));
+    match (property, &judged) {
+        (Some(p), _) => {
+            !nonconforming
+                && properties::check_all(engine, candidate, &answer, true)
+                    .is_some_and(|v| property_key(candidate, v.property) == *key && v.property == p)
         }
-        None => {
-            let Some(reference) = reference_for(engine.codec(), candidate) else {
-                return false;
-            };
-            let verdict = evaluate(
-                &engine.capabilities(),
-                engine.codec(),
-                candidate,
-                &reference,
-                &answer,
-                true,
-            );
-            matches!(verdict, Verdict::Nonconformance(_))
-                && key_of(
-                    &engine.capabilities(),
-                    engine.codec(),
-                    candidate,
-                    &reference,
-                    &answer,
-                ) == *key
+        (None, Some((reference, _))) => {
+            nonconforming && key_of(&caps, engine.codec(), candidate, reference, &answer) == *key
         }
+        (None, None) => false,
     }
 }
 

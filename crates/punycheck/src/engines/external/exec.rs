@@ -40,12 +40,12 @@ use std::time::{Duration, Instant};
 
 use super::StartError;
 use super::attempt::{Deadline, Missed, ask_twice, cores};
-use super::line::{MAX_OUTPUT, Program, answers_escaped, crash_line, parse_token, probe};
+use super::line::{MAX_OUTPUT, Program, crash_line, parse_token, probe};
 use super::process;
 use crate::codec::Codec;
 use crate::engines::{Capabilities, Declaration, DecodeResult, EncodeResult, Engine, EngineError};
 use crate::punycode::Decoded;
-use crate::vocabulary::{Request, parse_hex, quoted};
+use crate::vocabulary::{parse_hex, quoted};
 
 /// An external program under test.
 #[derive(Debug)]
@@ -96,18 +96,11 @@ impl Exec {
     pub fn probe(&self) -> Result<(), StartError> {
         probe(
             self,
+            &self.program,
             "the RFC 3492 test wrapper's convention (-e/-d, u+XXXX tokens)",
-        )?;
-        let escaped = answers_escaped(self, |question, escaped| match question {
-            Request::Encode { code_points, .. } => self
-                .encode_as(code_points, None, escaped)
-                .map(|text| String::from_utf8_lossy(&text).into_owned()),
-            Request::Decode(text) => self
-                .decode_as(text, escaped)
-                .map(|decoded| format!("{decoded:?}")),
-        });
-        self.program.set_escaped(escaped);
-        Ok(())
+            |code_points, escaped| self.encode_as(code_points, None, escaped),
+            |text, escaped| self.decode_as(text, escaped),
+        )
     }
 
     /// The same program, run `jobs` at a time (by default twice the cores).

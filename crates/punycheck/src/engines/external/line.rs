@@ -24,8 +24,8 @@ use super::{StartError, process};
 use crate::codec::Codec;
 use crate::engines::declaration::{DomainDecl, ErrorsDecl};
 use crate::engines::{
-    Capabilities, CodePointDomain, Declaration, Directions, Engine, EngineError, ErrorDetail,
-    PunycodeInput,
+    Capabilities, CodePointDomain, Declaration, DecodeResult, Directions, EncodeResult, Engine,
+    EngineError, ErrorDetail, PunycodeInput,
 };
 use crate::punycode::{CaseFlags, Decoded, ErrorKind};
 use crate::vocabulary::{CodePoints, Request, excerpt, quoted};
@@ -217,16 +217,22 @@ pub(super) fn hex(bytes: &[u8]) -> Vec<u8> {
 
 /// Whether a program answers escaped questions: the first of the probe's
 /// questions ([`probe_questions`]) that it answers plainly, asked again in
-/// the escaped form by `ask_as` (the request, and whether escaped), must
-/// get the same answer. A program written before the escaped form refuses
-/// its verb, or reads its hexadecimal as text, and answers otherwise.
-pub(super) fn answers_escaped(
+/// the escaped form (`encode_as`, `decode_as`: the question, and whether
+/// escaped), must get the same answer. A program written before the
+/// escaped form refuses its verb, or reads its hexadecimal as text, and
+/// answers otherwise.
+fn answers_escaped(
     engine: &dyn Engine,
-    ask_as: impl Fn(&Request, bool) -> Result<String, EngineError>,
+    encode_as: impl Fn(&[u32], bool) -> EncodeResult,
+    decode_as: impl Fn(&[u8], bool) -> DecodeResult,
 ) -> bool {
     if engine.codec() == Codec::Utf8 {
         return false;
     }
+    let ask_as = |question: &Request, escaped| match question {
+        Request::Encode { code_points, .. } => encode_as(code_points, escaped).map(Answer::Encoded),
+        Request::Decode(text) => decode_as(text, escaped).map(Answer::Decoded),
+    };
     let (first, simple) = probe_questions(engine);
     let Some((question, plain)) = first
         .iter()
@@ -237,6 +243,13 @@ pub(super) fn answers_escaped(
         return false;
     };
     ask_as(question, true).ok() == plain.ok()
+}
+
+/// A probe's answer, either way.
+#[derive(PartialEq)]
+enum Answer {
+    Encoded(Vec<u8>),
+    Decoded(Decoded),
 }
 
 /// The most a program may print on either stream before it counts as broken
@@ -317,7 +330,24 @@ pub fn probe_questions(engine: &dyn Engine) -> (Vec<Request>, Vec<Request>) {
 /// which asks the probe's questions first and reports what they show as a
 /// cause with its reproducer. A program that refuses the probe and answers
 /// nothing else either is taken not to follow the convention.
-pub(super) fn probe(engine: &dyn Engine, convention: &'static str) -> Result<(), StartError> {
+///
+/// Then it asks whether the program answers escaped questions
+/// ([`answers_escaped`], by `encode_as` and `decode_as`: the question, and
+/// whether escaped), and records it in `program`.
+pub(super) fn probe(
+    engine: &dyn Engine,
+    program: &Program,
+    convention: &'static str,
+    encode_as: impl Fn(&[u32], bool) -> EncodeResult,
+    decode_as: impl Fn(&[u8], bool) -> DecodeResult,
+) -> Result<(), StartError> {
+    probe_plainly(engine, convention)?;
+    program.set_escaped(answers_escaped(engine, encode_as, decode_as));
+    Ok(())
+}
+
+/// The probe's questions, asked plainly ([`probe`]).
+fn probe_plainly(engine: &dyn Engine, convention: &'static str) -> Result<(), StartError> {
     let name = || engine.name().to_string();
     let (first, simple) = probe_questions(engine);
     let mut failure = None;

@@ -42,7 +42,7 @@ use wait_timeout::ChildExt;
 
 use super::StartError;
 use super::attempt::{Deadline, Missed, Pool, ask_twice, cores};
-use super::line::{MAX_OUTPUT, Program, answers_escaped, crash_line, parse_token, probe};
+use super::line::{MAX_OUTPUT, Program, crash_line, parse_token, probe};
 use super::process::{self, StderrTail};
 use crate::codec::Codec;
 use crate::engines::{
@@ -50,7 +50,7 @@ use crate::engines::{
 };
 use crate::punycode::Decoded;
 use crate::vocabulary::excerpt::{EXCERPT_BYTES, quoted_head};
-use crate::vocabulary::{Request, excerpt, parse_hex, quoted};
+use crate::vocabulary::{excerpt, parse_hex, quoted};
 
 /// An external program under test, answering on a persistent pipe.
 #[derive(Debug)]
@@ -140,18 +140,11 @@ impl Pipe {
     pub fn probe(&self) -> Result<(), StartError> {
         probe(
             self,
+            &self.program,
             "the pipe: protocol (lines \"encode TOKENS\" / \"decode TEXT\" answered by \"ok RESULT\" / \"error MESSAGE\")",
-        )?;
-        let escaped = answers_escaped(self, |question, escaped| match question {
-            Request::Encode { code_points, .. } => self
-                .encode_as(code_points, None, escaped)
-                .map(|text| String::from_utf8_lossy(&text).into_owned()),
-            Request::Decode(text) => self
-                .decode_as(text, escaped)
-                .map(|decoded| format!("{decoded:?}")),
-        });
-        self.program.set_escaped(escaped);
-        Ok(())
+            |code_points, escaped| self.encode_as(code_points, None, escaped),
+            |text, escaped| self.decode_as(text, escaped),
+        )
     }
 
     /// Asks one question (a request line, without its newline) and returns

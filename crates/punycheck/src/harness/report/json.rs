@@ -244,6 +244,17 @@ struct Reason {
     count: usize,
 }
 
+/// The reasons questions were not asked, with their counts.
+fn reasons(skipped: &[super::Skipped]) -> Vec<Reason> {
+    skipped
+        .iter()
+        .map(|s| Reason {
+            reason: s.reason.clone(),
+            count: s.count,
+        })
+        .collect()
+}
+
 #[derive(Serialize)]
 struct VectorJson {
     name: String,
@@ -494,14 +505,7 @@ pub fn report(report: &CheckReport) -> String {
             known_deviations: v.deviations,
             failed: v.failed,
             unrun: v.unrun,
-            not_asked_reasons: v
-                .skipped
-                .iter()
-                .map(|s| Reason {
-                    reason: s.reason.clone(),
-                    count: s.count,
-                })
-                .collect(),
+            not_asked_reasons: reasons(&v.skipped),
             results,
         },
         small_cases: {
@@ -513,14 +517,7 @@ pub fn report(report: &CheckReport) -> String {
                 not_asked: m.skipped.iter().map(|s| s.count).sum(),
                 failed: m.failed,
                 unrun: m.unrun,
-                not_asked_reasons: m
-                    .skipped
-                    .iter()
-                    .map(|s| Reason {
-                        reason: s.reason.clone(),
-                        count: s.count,
-                    })
-                    .collect(),
+                not_asked_reasons: reasons(&m.skipped),
             }
         },
         generated: Generated {
