@@ -210,6 +210,10 @@ fn reports_in_json_and_junit_carry_the_same_verdict() {
         "3",
         "--cases",
         "50",
+        // A process per question, 2,562 small cases among them: no
+        // ceiling a busy machine could reach.
+        "--seconds",
+        "600",
         "--format",
         "json",
     ]);
