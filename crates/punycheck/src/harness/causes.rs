@@ -453,6 +453,18 @@ pub fn key_of(
     }
 }
 
+impl Key {
+    /// What [`super::witness::explain`] reads of it.
+    pub fn class(&self) -> super::witness::Class {
+        super::witness::Class {
+            accepts_invalid: self.kind == Kind::AcceptsInvalid,
+            reference_refuses: matches!(self.kind, Kind::AcceptsInvalid | Kind::WrongErrorKind),
+            says_overflow: self.got == "overflow"
+                && matches!(self.kind, Kind::RejectsValid | Kind::WrongErrorKind),
+        }
+    }
+}
+
 /// The key of a property violation on `request`.
 pub fn property_key(request: &Request, property: Property) -> Key {
     Key {
@@ -655,7 +667,9 @@ impl Collector {
         vector: Option<&str>,
     ) {
         let explanation = match self.codec {
-            Some(codec) if property.is_none() => super::witness::explain(codec, &key, request),
+            Some(codec) if property.is_none() => {
+                super::witness::explain(codec, key.class(), request)
+            }
             _ => String::new(),
         };
         let next = self.groups.len();
@@ -1129,7 +1143,7 @@ fn resolve_one(
         shows(engine, &key, property, c)
             && keep
                 .as_ref()
-                .is_none_or(|(codec, e)| &super::witness::explain(*codec, &key, c) == e)
+                .is_none_or(|(codec, e)| &super::witness::explain(*codec, key.class(), c) == e)
     };
     // A hang costs a time limit per question: it is not minimized. The
     // minimization leaves a third of its share for confirming.
