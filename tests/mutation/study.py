@@ -27,6 +27,7 @@ import ast
 import codecs
 import concurrent.futures
 import glob
+import gzip
 import io
 import json
 import os
@@ -497,24 +498,10 @@ class CPython:
 
     def prepare_tests(self, args):
         """The tests of test.test_codecs that call into the codec, found by
-        running each test of the module with a profiler watching the file."""
-        probe = (
-            "import sys, unittest, encodings.punycode as target\n"
-            "hits, current = set(), [None]\n"
-            "def watch(frame, event, arg):\n"
-            "    code = frame.f_code\n"
-            "    if event == 'call' and code.co_filename == target.__file__ and code.co_name != 'getregentry':\n"
-            "        hits.add(current[0])\n"
-            "def flatten(suite):\n"
-            "    for test in suite:\n"
-            "        yield from flatten(test) if isinstance(test, unittest.TestSuite) else [test]\n"
-            "for test in flatten(unittest.defaultTestLoader.loadTestsFromName('test.test_codecs')):\n"
-            "    current[0] = test.id()\n"
-            "    sys.setprofile(watch)\n"
-            "    test.run(unittest.TestResult())\n"
-            "    sys.setprofile(None)\n"
-            "print('\\n'.join(sorted(hits)))\n")
-        found = subprocess.run(["python3", "-c", probe], capture_output=True, text=True, timeout=600)
+        running each test of the module with a profiler watching the file
+        (py_find_tests.py)."""
+        found = subprocess.run(["python3", str(HERE / "py_find_tests.py")], capture_output=True, text=True,
+                               timeout=600)
         self.tests = found.stdout.split()
         if not any(".PunycodeTest." in t for t in self.tests):
             raise SystemExit("test.test_codecs: no PunycodeTest found (%s)" % tail(found.stderr))
@@ -665,7 +652,12 @@ def punycheck_check(args, subject, injection, cases, extra):
         ["--seed", "1", "--cases", str(cases), "--json", str(json_path)] + extra
     status, seconds, output = run(command, cwd=injection.workdir, env=injection.env,
                                   timeout=HARD_KILL_SECONDS, stdout_path=injection.workdir / "check.txt")
-    report = json.loads(json_path.read_text()) if json_path.exists() else None
+    report = None
+    if json_path.exists():
+        report = json.loads(json_path.read_text())
+        with open(json_path, "rb") as plain, gzip.open(str(json_path) + ".gz", "wb") as packed:
+            shutil.copyfileobj(plain, packed)  # reports of broken mutants reach tens of MB
+        json_path.unlink()
     return status, seconds, report, output
 
 
