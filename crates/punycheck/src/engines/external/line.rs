@@ -110,13 +110,22 @@ impl Program {
             && input.iter().any(|&cp| cp < 0x20 || cp == 0x7F)
     }
 
-    /// Whether decoding `text` is asked in the escaped form: it holds a
-    /// byte that is not printable ASCII, and the program answers escaped
-    /// questions.
+    /// Whether decoding `text` is asked in the escaped form: the program
+    /// answers escaped questions, and `text` holds what its plain line
+    /// cannot carry. For Punycode that is any byte outside printable
+    /// ASCII; a label's plain line is UTF-8 text, so only a control
+    /// character (or bytes that are not UTF-8) needs the escape, and a
+    /// label such as `xn--が-` is asked as the text it is.
     pub fn escapes_decoding(&self, text: &[u8]) -> bool {
-        self.escaped.load(Ordering::Relaxed)
-            && !self.hex_channel()
-            && text.iter().any(|b| !(0x20..0x7F).contains(b))
+        if !self.escaped.load(Ordering::Relaxed) || self.hex_channel() {
+            return false;
+        }
+        match self.codec {
+            Codec::Label(_) => {
+                !std::str::from_utf8(text).is_ok_and(|text| !text.chars().any(char::is_control))
+            }
+            _ => text.iter().any(|b| !(0x20..0x7F).contains(b)),
+        }
     }
 
     /// What it supports: everything RFC 3492 asks, with annotations, over
