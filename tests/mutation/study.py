@@ -676,12 +676,24 @@ def punycheck_outcome(status, seconds, report, output):
     return record
 
 
-def judge(args, subject, mutant, base, corpus_path):
-    """The three judges of one mutant; returns its record."""
+def judge(args, subject, mutant, base, corpus_path, earlier=None):
+    """The three judges of one mutant; returns its record. With `earlier`,
+    the record of the same mutant from an earlier run (--reuse), only
+    punycheck judges again: the differential and the own tests do not
+    depend on punycheck's binary."""
     workdir = args.out / subject.key / mutant.id
     injection = subject.inject(workdir, mutant.source)
     record = {"id": mutant.id, "subject": subject.key, "file": str(subject.source_path),
               "line": mutant.line, "operator": mutant.operator, "before": mutant.before, "after": mutant.after}
+    if earlier is not None:
+        record["differential"] = earlier["differential"]
+        record["tests"] = earlier["tests"]
+        record["reused_from"] = str(args.reuse)
+        check = punycheck_check(args, subject, injection, args.cases,
+                                ["--baseline", str(base), "--seconds", str(CHECK_SECONDS)])
+        record["punycheck"] = punycheck_outcome(*check)
+        record["injected"] = subject.injected(injection)
+        return record
     status, seconds, output = subject.differential(injection, corpus_path)
     (workdir / "loaded").unlink(missing_ok=True)  # the mark must come from punycheck's run
     try:
@@ -797,6 +809,9 @@ def main():
     parser.add_argument("--jobs", type=int, default=1, help="mutants judged at once (default 1)")
     parser.add_argument("--cases", type=int, default=2000, help="generated questions per check (default 2000; "
                         "the baseline is recorded with 10 times as many)")
+    parser.add_argument("--reuse", type=Path, help="an earlier run's results.jsonl: its differential and own-test "
+                        "judgements of the same mutants (same subject, id, line and edit) are kept, and only "
+                        "punycheck judges again")
     parser.add_argument("--punycode-js-tests", help="punycode.js's tests/tests.js (v2.3.1), a checkout or a git "
                         "directory (default: /work/.mirror/mathiasbynens+punycode.js*)")
     args = parser.parse_args()
@@ -820,6 +835,11 @@ def main():
         for line in results_path.read_text().splitlines():
             record = json.loads(line)
             done[(record["subject"], record["id"])] = record
+    earlier = {}
+    if args.reuse:
+        for line in args.reuse.read_text().splitlines():
+            record = json.loads(line)
+            earlier[(record["subject"], record["id"])] = record
     write_lock = threading.Lock()
     started = time.monotonic()
     kinds = [CPython, PunycodeJs] if args.subject == "all" else \
@@ -839,7 +859,11 @@ def main():
         records = [done[(subject.key, m.id)] for m in mutants[:args.limit] if (subject.key, m.id) in done]
 
         def one(mutant):
-            record = judge(args, subject, mutant, base, corpus_path)
+            old = earlier.get((subject.key, mutant.id))
+            if old is not None and (old["line"], old["before"], old["after"]) != \
+                    (mutant.line, mutant.before, mutant.after):
+                old = None  # another file or another tool made this id: judge it afresh
+            record = judge(args, subject, mutant, base, corpus_path, old)
             if STOPPING.is_set():
                 return  # its processes were killed: no record
             with write_lock:
