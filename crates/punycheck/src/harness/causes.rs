@@ -876,6 +876,11 @@ fn split(group: Group, witnessed: &Witnessed) -> (Option<Group>, Vec<(Group, Bes
                 listed(&witnessed.names)
             )
         };
+        let seen = Seen {
+            count,
+            shortest: shortest.clone(),
+            detail: detail.clone(),
+        };
         new.push((
             Group {
                 count,
@@ -884,14 +889,7 @@ fn split(group: Group, witnessed: &Witnessed) -> (Option<Group>, Vec<(Group, Bes
                 detail,
                 property: group.property,
                 first_seen: group.first_seen,
-                explained: BTreeMap::from([(
-                    explanation.clone(),
-                    Seen {
-                        count,
-                        shortest: Request::Decode(Vec::new()),
-                        detail: String::new(),
-                    },
-                )]),
+                explained: BTreeMap::from([(explanation.clone(), seen)]),
                 named: Vec::new(),
             },
             Beside {
