@@ -153,6 +153,79 @@ fn a_new_bug_beside_a_known_one_of_its_class_is_reported() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A recorded cause whose recorded witnesses now pass has narrowed: the
+/// implementation changed where the baseline says it deviates, and the
+/// gate fails until the baseline is recorded again. Here two bugs of one
+/// class are recorded, and one of them is fixed: the cause is still there
+/// (the other bug), and the fixed bug's witnesses now pass.
+#[test]
+fn a_known_deviation_that_narrows_is_reported() {
+    let dir = folder("narrowed");
+    let baseline = dir.join("baseline.toml");
+    let baseline = baseline.to_str().unwrap();
+    let recorded = check(
+        &pyny(&["leading-delimiter", "underscore-digit"]),
+        "100",
+        &["--write-baseline", baseline],
+    );
+    assert_eq!(
+        recorded.status.code(),
+        Some(1),
+        "{}",
+        text(&recorded.stdout)
+    );
+    let written = std::fs::read_to_string(baseline).unwrap();
+    assert!(written.contains("\"the byte 0x5F\""), "{written}");
+    assert!(written.contains("\"small:decode-2d-alone\""), "{written}");
+
+    let json = dir.join("narrowed.json");
+    let out = check(
+        &pyny(&["leading-delimiter"]),
+        "100",
+        &["--baseline", baseline, "--json", json.to_str().unwrap()],
+    );
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert!(!report.contains("NEW:"), "{report}");
+    assert_eq!(
+        verdict(&report),
+        "NONCONFORMING: 1 baseline cause narrowed (recorded witnesses now pass): record the baseline again",
+        "{report}"
+    );
+    let line = report
+        .lines()
+        .find(|l| l.trim_start().starts_with("NARROWED:"))
+        .unwrap_or_else(|| panic!("{report}"));
+    assert!(line.contains("small:decode-5f-"), "{line}");
+    assert!(!line.contains("small:decode-2d-"), "{line}");
+    let data: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    common::assert_valid(&common::schema_validator("docs/report.schema.json"), &data);
+    let narrowed = data["baseline"]["narrowed"].as_array().unwrap();
+    assert_eq!(narrowed.len(), 1, "{narrowed:?}");
+    assert_eq!(narrowed[0]["kind"], "accepts-invalid");
+    let passing = narrowed[0]["passing"].as_array().unwrap();
+    assert!(
+        passing.iter().all(|n| n.as_str().unwrap().contains("5f")),
+        "{passing:?}"
+    );
+
+    // Recorded again on what it is now, the gate passes.
+    let again = check(
+        &pyny(&["leading-delimiter"]),
+        "100",
+        &["--write-baseline", baseline],
+    );
+    assert_eq!(again.status.code(), Some(1), "{}", text(&again.stdout));
+    let out = check(
+        &pyny(&["leading-delimiter"]),
+        "100",
+        &["--baseline", baseline],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// U+007F is basic (RFC 3492 section 5): an encoder that takes it for
 /// non-basic is found by the small cases through the escaped channel,
 /// while the same program over `exec:` (pyny's `-e`/`-d` are the RFC

@@ -285,6 +285,23 @@ pub fn report(report: &CheckReport) -> String {
             0.0,
         ));
     }
+    for n in report.baseline.iter().flat_map(|b| &b.narrowed) {
+        let entry = &n.entry;
+        let name = format!(
+            "baseline {}: {} (reference: {}; implementation: {})",
+            entry.direction, entry.kind, entry.reference, entry.got
+        );
+        let message = format!(
+            "its recorded witnesses {} now pass: record the baseline again",
+            n.passing.join(", ")
+        );
+        cases.push(case(
+            name,
+            "punycheck.baseline",
+            failure(NonSuccessKind::Failure, "narrowed", &message, ""),
+            0.0,
+        ));
+    }
     // Not everything ran: an error, as the exit status (3, or 130 when
     // interrupted) is one, so that the CI page and the job agree.
     let complete = if report.interrupted {

@@ -51,6 +51,8 @@ fn rule_id(kind: Kind) -> String {
 
 /// The rule of a stale baseline entry.
 const GONE: &str = "baseline-gone";
+/// The rule of a recorded cause whose recorded witnesses now pass.
+const NARROWED: &str = "baseline-narrowed";
 
 /// One result of `cause`, number `k` of the report.
 fn result(report: &CheckReport, k: usize, cause: &Cause, location: &Option<Value>) -> Value {
@@ -140,6 +142,37 @@ pub fn report(report: &CheckReport, config: Option<&str>) -> String {
                 report.implementation, entry.direction, entry.kind, entry.reference, entry.got
             ) },
             "partialFingerprints": { "punycheckGone/v1": format!(
+                "{}: {} ({}; {})", entry.direction, entry.kind, entry.reference, entry.got
+            ) },
+        });
+        if let Some(location) = &location {
+            result["locations"] = json!([location]);
+        }
+        results.push(result);
+    }
+    let narrowed = report
+        .baseline
+        .as_ref()
+        .map_or(&[][..], |b| &b.narrowed[..]);
+    if !narrowed.is_empty() {
+        rules.push(json!({
+            "id": NARROWED,
+            "shortDescription": { "text": "witnesses of a cause the baseline records now pass" },
+            "defaultConfiguration": { "level": "error" },
+        }));
+    }
+    for n in narrowed {
+        let entry = &n.entry;
+        let mut result = json!({
+            "ruleId": NARROWED,
+            "level": "error",
+            "message": { "text": format!(
+                "{}: the baseline records {} {} (reference: {}; implementation: {}), which its \
+                 recorded witnesses {} no longer show: record the baseline again",
+                report.implementation, entry.direction, entry.kind, entry.reference, entry.got,
+                n.passing.join(", ")
+            ) },
+            "partialFingerprints": { "punycheckNarrowed/v1": format!(
                 "{}: {} ({}; {})", entry.direction, entry.kind, entry.reference, entry.got
             ) },
         });

@@ -30,7 +30,7 @@
 //! code points), and it is replayed by the cost probe's rule, not by its
 //! one question. All of them are read.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -341,6 +341,28 @@ pub struct Judgement {
     /// How many recorded causes have no witnesses (a baseline written
     /// before they were recorded): only their class is known.
     pub unwitnessed: usize,
+    /// Recorded causes some of whose recorded witnesses (vectors and
+    /// small cases) now pass (failing: record the baseline again).
+    pub narrowed: Vec<Narrowed>,
+}
+
+/// A recorded cause that some of its recorded witnesses no longer show:
+/// they were asked and now pass. The implementation changed where the
+/// baseline says it deviates, towards the reference; a regression gate
+/// says so rather than keep a record that no longer holds.
+#[derive(Clone, Debug, Serialize)]
+pub struct Narrowed {
+    /// The recorded cause.
+    pub entry: Entry,
+    /// The names of its witnesses that now pass.
+    pub passing: Vec<String>,
+}
+
+/// Whether a cause of `kind` is judged by time or by resources (a hang,
+/// a slow answer, memory), so that a witness of it may pass on a quieter
+/// machine: such witnesses never narrow a cause.
+fn judged_by_resources(kind: Kind) -> bool {
+    matches!(kind, Kind::Hang | Kind::Slow | Kind::Memory)
 }
 
 /// The indexes of the `causes` that `baseline` records.
@@ -353,10 +375,13 @@ pub fn known(baseline: &Baseline, causes: &[Cause]) -> Vec<usize> {
         .collect()
 }
 
-/// Judges `causes` found in `engine` against `baseline`.
+/// Judges `causes` found in `engine` against `baseline`; `passed` holds
+/// the names of the vectors and small cases this run asked and found
+/// right, which narrow the recorded causes they witnessed.
 pub fn judge(
     baseline: &Baseline,
     causes: &[Cause],
+    passed: &BTreeSet<&str>,
     engine: &dyn Engine,
     cost: cost::Bounds,
 ) -> Result<Judgement, DataError> {
@@ -365,6 +390,21 @@ pub fn judge(
         unwitnessed: baseline.unwitnessed(),
         ..Judgement::default()
     };
+    for entry in &baseline.cause {
+        let passing: Vec<String> = entry
+            .vectors
+            .iter()
+            .flatten()
+            .filter(|name| passed.contains(name.as_str()))
+            .cloned()
+            .collect();
+        if !passing.is_empty() && !judged_by_resources(entry.kind) {
+            judgement.narrowed.push(Narrowed {
+                entry: entry.clone(),
+                passing,
+            });
+        }
+    }
     for entry in &baseline.cause {
         if causes.iter().any(|c| entry.records(c)) {
             continue;

@@ -396,9 +396,16 @@ pub fn run(
                 ..Default::default()
             });
         }
+        let passed = vector_report
+            .rows
+            .iter()
+            .filter(|r| r.outcome == Outcome::Pass)
+            .map(|r| r.case.as_str())
+            .collect();
         baseline::judge(
             b,
             &campaign.causes,
+            &passed,
             engine,
             settings.cost.unwrap_or_default(),
         )

@@ -333,7 +333,15 @@ struct Baseline {
     known: Vec<usize>,
     still_there: Vec<BaselineEntry>,
     gone: Vec<BaselineEntry>,
+    narrowed: Vec<NarrowedJson>,
     unwitnessed: usize,
+}
+
+#[derive(Serialize)]
+struct NarrowedJson {
+    #[serde(flatten)]
+    entry: BaselineEntry,
+    passing: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -534,6 +542,14 @@ pub fn report(report: &CheckReport) -> String {
             known: b.known.clone(),
             still_there: b.still_there.iter().map(entry).collect(),
             gone: b.gone.iter().map(entry).collect(),
+            narrowed: b
+                .narrowed
+                .iter()
+                .map(|n| NarrowedJson {
+                    entry: entry(&n.entry),
+                    passing: n.passing.clone(),
+                })
+                .collect(),
             unwitnessed: b.unwitnessed,
         }),
         incomplete: &report.incomplete,

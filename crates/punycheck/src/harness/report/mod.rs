@@ -261,7 +261,11 @@ impl CheckReport {
     /// Conforming: no cause found that the baseline does not record, and
     /// every recorded cause still there.
     pub fn conforming(&self) -> bool {
-        self.new_causes() == 0 && self.baseline.as_ref().is_none_or(|b| b.gone.is_empty())
+        self.new_causes() == 0
+            && self
+                .baseline
+                .as_ref()
+                .is_none_or(|b| b.gone.is_empty() && b.narrowed.is_empty())
     }
 
     /// How the check ended: interrupted, else nonconforming, else
@@ -353,12 +357,18 @@ impl CheckReport {
             )
         } else if self.conforming() {
             "CONFORMING".to_string()
-        } else if causes == 0 {
+        } else if causes == 0 && gone > 0 {
             format!(
                 "NONCONFORMING: {gone} baseline cause{} no longer reproduce{}: remove {} from the baseline{incomplete}",
                 plural(gone as u64),
                 if gone == 1 { "s" } else { "" },
                 if gone == 1 { "it" } else { "them" }
+            )
+        } else if causes == 0 {
+            let narrowed = self.baseline.as_ref().map_or(0, |b| b.narrowed.len());
+            format!(
+                "NONCONFORMING: {narrowed} baseline cause{} narrowed (recorded witnesses now pass): record the baseline again{incomplete}",
+                plural(narrowed as u64)
             )
         } else {
             format!(

@@ -100,6 +100,26 @@ impl CheckReport {
                     entry.direction, entry.kind, entry.reference, entry.got
                 );
             }
+            for n in &b.narrowed {
+                let (shown, more) = (
+                    &n.passing[..n.passing.len().min(8)],
+                    n.passing.len().saturating_sub(8),
+                );
+                let more = if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                };
+                let _ = writeln!(
+                    out,
+                    "  NARROWED: baseline cause no longer shown by its recorded witnesses {}{more}, which now pass (record the baseline again): {}: {} (reference: {}; implementation: {})",
+                    shown.join(", "),
+                    n.entry.direction,
+                    n.entry.kind,
+                    n.entry.reference,
+                    n.entry.got
+                );
+            }
         }
         let mut classified = String::new();
         for class in Class::ALL {
