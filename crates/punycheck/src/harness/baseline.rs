@@ -415,6 +415,9 @@ pub fn judge(
             judgement.gone.push(entry.clone());
         }
     }
+    // A cause gone is said once, as gone.
+    let gone = &judgement.gone;
+    judgement.narrowed.retain(|n| !gone.contains(&n.entry));
     Ok(judgement)
 }
 

@@ -259,7 +259,8 @@ impl CheckReport {
     }
 
     /// Conforming: no cause found that the baseline does not record, and
-    /// every recorded cause still there.
+    /// every recorded cause still there, shown by all its recorded
+    /// witnesses that were asked.
     pub fn conforming(&self) -> bool {
         self.new_causes() == 0
             && self
