@@ -175,11 +175,15 @@ impl Entry {
         self.kind == Kind::Slow || self.explained.is_some()
     }
 
-    /// Whether this entry records `key`. A slow cause of a baseline written
-    /// before slow causes were keyed by family ([`cost::SLOW_GOT`]) stands
-    /// for the slow cause of its direction, whichever family.
+    /// Whether this entry records `key`. A slow cause stands for the slow
+    /// cause of its direction, whichever family it names (or none, in a
+    /// baseline written before slow causes were keyed by family,
+    /// [`cost::SLOW_GOT`]): the probe reports the first family of a
+    /// direction that it finds slow, and which one it reaches first within
+    /// its share of `--seconds` may depend on the machine's load, when
+    /// several families meet the same slow algorithm.
     pub fn matches(&self, key: &Key) -> bool {
-        if self.kind == Kind::Slow && self.got == cost::SLOW_GOT {
+        if self.kind == Kind::Slow {
             return key.kind == Kind::Slow && key.direction == self.direction;
         }
         self.key().as_ref() == Some(key)
