@@ -303,8 +303,28 @@ fn a_crash_on_the_probe_is_a_finding() {
         "{report}"
     );
 
+    // An encoder that writes a non-ASCII byte into its Punycode (a
+    // punycode.js mutant did) answers outside the convention on the
+    // probe's encoding, and in it on the decodings: it is checked, and
+    // the broken answer is a cause.
+    let non_ascii = script.replace(
+        "if line.startswith('decode') and '-' in line: raise IndexError('planted')",
+        "if line.startswith('encode') and 'u+00E9' in line: sys.stdout.write('ok a-\\u00e9\\n'); sys.stdout.flush(); continue",
+    );
+    let spec = wrapped(&dir, "non-ascii.py", &non_ascii);
+    let out = check(&spec, "50", &[]);
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}{}", text(&out.stderr));
+    assert!(report.contains("encode: broken answer"), "{report}");
+    let repro = common::run_first_reproducer("the broken answer", &report);
+    assert_eq!(repro.status.code(), Some(1), "{}", text(&repro.stdout));
+
+    // A program that answers nothing in the convention does not speak it.
     let always = format!("pipe:{} -c 'raise SystemExit(3)'", python());
     let out = check(&always, "50", &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    // `cat` says back every question: never an answer.
+    let out = check("pipe:cat", "50", &[]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -334,9 +334,10 @@ pub fn probe_questions(engine: &dyn Engine) -> (Vec<Request>, Vec<Request>) {
 /// Asks `engine` the probe's questions ([`probe_questions`]) to show that
 /// it starts and answers in `convention`; the message says what went
 /// wrong. Only a program that cannot be asked at all fails here (one that
-/// answers outside the convention does not speak it): one that answers
-/// some question in the convention (a result or a refusal) but crashes,
-/// hangs or answers wrongly on another is left for the check,
+/// answers every question outside the convention does not speak it): one
+/// that answers some question in the convention (a result or a refusal)
+/// but crashes, hangs, answers wrongly or outside the convention (an
+/// encoding with a non-ASCII byte) on another is left for the check,
 /// which asks the probe's questions first and reports what they show as a
 /// cause with its reproducer. A program that refuses the probe and answers
 /// nothing else either is taken not to follow the convention.
@@ -367,24 +368,14 @@ fn probe_plainly(engine: &dyn Engine, convention: &'static str) -> Result<(), St
         let answer = ask(engine, question);
         answered |= in_convention(&answer);
         succeeded |= answer.is_ok();
-        match answer {
-            // An answer outside the convention: it does not speak it.
-            Err(error @ EngineError::Broken(_)) => {
-                failure = Some((question.clone(), error));
-                answered = false;
-                break;
-            }
-            Err(error) => {
-                failure.get_or_insert((question.clone(), error));
-            }
-            Ok(()) => {}
+        if let Err(error) = answer {
+            failure.get_or_insert((question.clone(), error));
         }
     }
-    let broken = matches!(failure, Some((_, EngineError::Broken(_))));
     let Some((question, error)) = failure else {
         return Ok(());
     };
-    for question in simple.iter().filter(|_| !broken) {
+    for question in &simple {
         let answer = ask(engine, question);
         answered |= in_convention(&answer);
         succeeded |= answer.is_ok();
