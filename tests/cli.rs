@@ -668,8 +668,9 @@ fn a_declared_decoder_alone_is_conforming() {
     let report = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{report}{}", text(&out.stderr));
     assert!(report.contains("decode only"), "{report}");
-    // Undeclared, its encoder is asked and answers outside the convention:
-    // it does not speak it, a setup error.
+    // Undeclared, its encoder is asked and answers outside the convention,
+    // while its decoder answers the probe right: it speaks the convention,
+    // and its encoder is a finding with its reproducer.
     let out = run(&[
         "check",
         "--impl",
@@ -681,7 +682,9 @@ fn a_declared_decoder_alone_is_conforming() {
         "--seconds",
         "600",
     ]);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}{}", text(&out.stderr));
+    assert!(report.contains(". encode: broken answer"), "{report}");
 }
 
 /// The gate in one file: punycheck.toml names the program, the check and

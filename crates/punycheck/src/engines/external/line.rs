@@ -361,25 +361,64 @@ pub(super) fn probe(
 fn probe_plainly(engine: &dyn Engine, convention: &'static str) -> Result<(), StartError> {
     let name = || engine.name().to_string();
     let (first, simple) = probe_questions(engine);
+    let reference = crate::engines::reference_for(engine.codec());
+    // Whether `question` got the reference's answer (code points alike,
+    // letters in any case): a program right on one question speaks the
+    // convention, whatever it answers to another.
+    let right = |question: &Request, answer: &Result<Answer, EngineError>| {
+        let Some(reference) = &reference else {
+            return false;
+        };
+        match (question, answer) {
+            (Request::Encode { code_points, .. }, Ok(Answer::Encoded(got))) => reference
+                .encode(code_points, None)
+                .is_ok_and(|want| want.eq_ignore_ascii_case(got)),
+            (Request::Decode(text), Ok(Answer::Decoded(got))) => reference
+                .decode(text)
+                .is_ok_and(|want| want.code_points == got.code_points),
+            _ => false,
+        }
+    };
     let mut failure = None;
-    let mut answered = false;
-    let mut succeeded = false;
-    for question in &first {
-        let answer = ask(engine, question);
+    let mut broken = None;
+    let (mut answered, mut succeeded, mut any_right) = (false, false, false);
+    let mut note = |question: &Request, answer: Result<Answer, EngineError>| {
+        any_right |= right(question, &answer);
+        let answer = answer.map(drop);
         answered |= in_convention(&answer);
         succeeded |= answer.is_ok();
-        if let Err(error) = answer {
-            failure.get_or_insert((question.clone(), error));
+        answer.err()
+    };
+    for question in &first {
+        match note(question, ask(engine, question)) {
+            Some(error @ EngineError::Broken(_)) => {
+                broken.get_or_insert((question.clone(), error));
+            }
+            Some(error) => {
+                failure.get_or_insert((question.clone(), error));
+            }
+            None => {}
         }
     }
-    let Some((question, error)) = failure else {
+    if failure.is_none() && broken.is_none() {
         return Ok(());
-    };
-    for question in &simple {
-        let answer = ask(engine, question);
-        answered |= in_convention(&answer);
-        succeeded |= answer.is_ok();
     }
+    for question in &simple {
+        if let Some(error @ EngineError::Broken(_)) = note(question, ask(engine, question)) {
+            broken.get_or_insert((question.clone(), error));
+        }
+    }
+    // An answer outside the convention, and not one answer right: it does
+    // not speak it.
+    let (question, error) = match (broken, failure) {
+        (Some(broken), _) if !any_right => {
+            answered = false;
+            broken
+        }
+        (_, Some(failure)) => failure,
+        (Some(broken), None) => broken,
+        (None, None) => return Ok(()),
+    };
     let asked = match &question {
         Request::Encode { code_points, .. } => {
             format!("to encode {}", CodePoints::with_flags(code_points, None))
@@ -413,10 +452,12 @@ fn probe_plainly(engine: &dyn Engine, convention: &'static str) -> Result<(), St
 }
 
 /// One question of the probe, asked as the check would.
-fn ask(engine: &dyn Engine, question: &Request) -> Result<(), EngineError> {
+fn ask(engine: &dyn Engine, question: &Request) -> Result<Answer, EngineError> {
     match question {
-        Request::Encode { code_points, .. } => engine.encode(code_points, None).map(drop),
-        Request::Decode(text) => engine.decode(text).map(drop),
+        Request::Encode { code_points, .. } => {
+            engine.encode(code_points, None).map(Answer::Encoded)
+        }
+        Request::Decode(text) => engine.decode(text).map(Answer::Decoded),
     }
 }
 
