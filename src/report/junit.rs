@@ -272,33 +272,33 @@ pub fn report(report: &CheckReport) -> String {
             0.0,
         ));
     }
-    for entry in report.baseline.iter().flat_map(|b| &b.gone) {
+    // The baseline's own findings: a recorded cause gone, or narrowed.
+    let gone = report.baseline.iter().flat_map(|b| &b.gone).map(|entry| {
+        (
+            entry,
+            "fixed",
+            "no longer reproduces: remove it from the baseline".to_string(),
+        )
+    });
+    let narrowed = report.baseline.iter().flat_map(|b| &b.narrowed).map(|n| {
+        (
+            &n.entry,
+            "narrowed",
+            format!(
+                "its recorded witnesses {} now pass: record the baseline again",
+                n.passing.join(", ")
+            ),
+        )
+    });
+    for (entry, kind, message) in gone.chain(narrowed) {
         let name = format!(
             "baseline {}: {} (reference: {}; implementation: {})",
             entry.direction, entry.kind, entry.reference, entry.got
         );
-        let message = "no longer reproduces: remove it from the baseline";
         cases.push(case(
             name,
             "punycheck.baseline",
-            failure(NonSuccessKind::Failure, "fixed", message, ""),
-            0.0,
-        ));
-    }
-    for n in report.baseline.iter().flat_map(|b| &b.narrowed) {
-        let entry = &n.entry;
-        let name = format!(
-            "baseline {}: {} (reference: {}; implementation: {})",
-            entry.direction, entry.kind, entry.reference, entry.got
-        );
-        let message = format!(
-            "its recorded witnesses {} now pass: record the baseline again",
-            n.passing.join(", ")
-        );
-        cases.push(case(
-            name,
-            "punycheck.baseline",
-            failure(NonSuccessKind::Failure, "narrowed", &message, ""),
+            failure(NonSuccessKind::Failure, kind, &message, ""),
             0.0,
         ));
     }

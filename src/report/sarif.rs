@@ -21,6 +21,7 @@
 
 use serde_json::{Value, json};
 
+use punycheck::harness::baseline::Entry;
 use punycheck::harness::causes::{Cause, Kind};
 use punycheck::harness::report::{self, CheckReport, Status};
 
@@ -49,10 +50,26 @@ fn rule_id(kind: Kind) -> String {
         .unwrap_or_else(|| kind.name().to_string())
 }
 
+/// A rule of the baseline's own findings: its id, what it says, and the
+/// key of its results' fingerprints.
+struct BaselineRule {
+    id: &'static str,
+    description: &'static str,
+    fingerprint: &'static str,
+}
+
 /// The rule of a stale baseline entry.
-const GONE: &str = "baseline-gone";
+const GONE: BaselineRule = BaselineRule {
+    id: "baseline-gone",
+    description: "a cause the baseline records no longer reproduces",
+    fingerprint: "punycheckGone/v1",
+};
 /// The rule of a recorded cause whose recorded witnesses now pass.
-const NARROWED: &str = "baseline-narrowed";
+const NARROWED: BaselineRule = BaselineRule {
+    id: "baseline-narrowed",
+    description: "witnesses of a cause the baseline records now pass",
+    fingerprint: "punycheckNarrowed/v1",
+};
 
 /// One result of `cause`, number `k` of the report.
 fn result(report: &CheckReport, k: usize, cause: &Cause, location: &Option<Value>) -> Value {
@@ -124,62 +141,51 @@ pub fn report(report: &CheckReport, config: Option<&str>) -> String {
             })
         })
         .collect();
-    let gone = report.baseline.as_ref().map_or(&[][..], |b| &b.gone[..]);
-    if !gone.is_empty() {
-        rules.push(json!({
-            "id": GONE,
-            "shortDescription": { "text": "a cause the baseline records no longer reproduces" },
-            "defaultConfiguration": { "level": "error" },
-        }));
-    }
-    for entry in gone {
-        let mut result = json!({
-            "ruleId": GONE,
-            "level": "error",
-            "message": { "text": format!(
-                "{}: the baseline records {} {} (reference: {}; implementation: {}), which no \
-                 longer reproduces: remove it from the baseline",
-                report.implementation, entry.direction, entry.kind, entry.reference, entry.got
-            ) },
-            "partialFingerprints": { "punycheckGone/v1": format!(
-                "{}: {} ({}; {})", entry.direction, entry.kind, entry.reference, entry.got
-            ) },
+    if let Some(b) = &report.baseline {
+        let gone = b.gone.iter().map(|entry| {
+            (
+                entry,
+                "which no longer reproduces: remove it from the baseline".to_string(),
+            )
         });
-        if let Some(location) = &location {
-            result["locations"] = json!([location]);
-        }
-        results.push(result);
-    }
-    let narrowed = report
-        .baseline
-        .as_ref()
-        .map_or(&[][..], |b| &b.narrowed[..]);
-    if !narrowed.is_empty() {
-        rules.push(json!({
-            "id": NARROWED,
-            "shortDescription": { "text": "witnesses of a cause the baseline records now pass" },
-            "defaultConfiguration": { "level": "error" },
-        }));
-    }
-    for n in narrowed {
-        let entry = &n.entry;
-        let mut result = json!({
-            "ruleId": NARROWED,
-            "level": "error",
-            "message": { "text": format!(
-                "{}: the baseline records {} {} (reference: {}; implementation: {}), which its \
-                 recorded witnesses {} no longer show: record the baseline again",
-                report.implementation, entry.direction, entry.kind, entry.reference, entry.got,
-                n.passing.join(", ")
-            ) },
-            "partialFingerprints": { "punycheckNarrowed/v1": format!(
-                "{}: {} ({}; {})", entry.direction, entry.kind, entry.reference, entry.got
-            ) },
+        let narrowed = b.narrowed.iter().map(|n| {
+            (
+                &n.entry,
+                format!(
+                    "which its recorded witnesses {} no longer show: record the baseline again",
+                    n.passing.join(", ")
+                ),
+            )
         });
-        if let Some(location) = &location {
-            result["locations"] = json!([location]);
-        }
-        results.push(result);
+        let mut push = |rule: BaselineRule, found: Vec<(&Entry, String)>| {
+            if found.is_empty() {
+                return;
+            }
+            rules.push(json!({
+                "id": rule.id,
+                "shortDescription": { "text": rule.description },
+                "defaultConfiguration": { "level": "error" },
+            }));
+            for (entry, said) in found {
+                let mut result = json!({
+                    "ruleId": rule.id,
+                    "level": "error",
+                    "message": { "text": format!(
+                        "{}: the baseline records {} {} (reference: {}; implementation: {}), {said}",
+                        report.implementation, entry.direction, entry.kind, entry.reference, entry.got
+                    ) },
+                    "partialFingerprints": { (rule.fingerprint): format!(
+                        "{}: {} ({}; {})", entry.direction, entry.kind, entry.reference, entry.got
+                    ) },
+                });
+                if let Some(location) = &location {
+                    result["locations"] = json!([location]);
+                }
+                results.push(result);
+            }
+        };
+        push(GONE, gone.collect());
+        push(NARROWED, narrowed.collect());
     }
     let status = report.status();
     let mut invocation = json!({
