@@ -102,8 +102,10 @@ punycheck_icu_version (char *buffer, int32_t capacity)
 
 /*
  * ICU's UTS #46 on one label (unicode/uidna.h, a public API), for the label
- * codec's `icu` built-in (src/engines/builtin/label.rs): ToASCII when
- * to_ascii, else ToUnicode, of the UTF-8 label (label, length), with
+ * codec's `icu` built-in (src/engines/builtin/label/icu.rs), or on a whole
+ * domain name when name (uidna_nameToASCII_UTF8, uidna_nameToUnicodeUTF8),
+ * for the domain codec's: ToASCII when to_ascii, else ToUnicode, of the
+ * UTF-8 label or name (label, length), with
  * Nontransitional Processing both ways, CheckBidi and CheckJoiners, and
  * UseSTD3ASCIIRules when std3. Writes at most capacity bytes to dest and
  * returns the answer's length (which may exceed capacity: the caller asks
@@ -111,9 +113,9 @@ punycheck_icu_version (char *buffer, int32_t capacity)
  * UErrorCode (a failure of the call itself, not of the label).
  */
 int32_t
-punycheck_icu_label (int to_ascii, int std3, const char *label, int32_t length,
-                     char *dest, int32_t capacity, uint32_t *errors,
-                     int *status)
+punycheck_icu_label (int name, int to_ascii, int std3, const char *label,
+                     int32_t length, char *dest, int32_t capacity,
+                     uint32_t *errors, int *status)
 {
   UErrorCode error = U_ZERO_ERROR;
   uint32_t options = UIDNA_CHECK_BIDI | UIDNA_CHECK_CONTEXTJ
@@ -126,11 +128,19 @@ punycheck_icu_label (int to_ascii, int std3, const char *label, int32_t length,
       return 0;
     }
   UIDNAInfo info = UIDNA_INFO_INITIALIZER;
-  int32_t n = to_ascii
-    ? uidna_labelToASCII_UTF8 (idna, label, length, dest, capacity, &info,
-                               &error)
-    : uidna_labelToUnicodeUTF8 (idna, label, length, dest, capacity, &info,
-                                &error);
+  int32_t n;
+  if (name)
+    n = to_ascii
+      ? uidna_nameToASCII_UTF8 (idna, label, length, dest, capacity, &info,
+                                &error)
+      : uidna_nameToUnicodeUTF8 (idna, label, length, dest, capacity, &info,
+                                 &error);
+  else
+    n = to_ascii
+      ? uidna_labelToASCII_UTF8 (idna, label, length, dest, capacity, &info,
+                                 &error)
+      : uidna_labelToUnicodeUTF8 (idna, label, length, dest, capacity, &info,
+                                  &error);
   uidna_close (idna);
   *errors = info.errors;
   *status = (int) error;

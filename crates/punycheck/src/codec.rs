@@ -8,7 +8,9 @@
 //! points into bytes, decoding turns bytes back into code points, and
 //! failures are one of the RFC 3492 statuses ([`crate::punycode::ErrorKind`]).
 //! The `label` codec has that shape too, one level up: encoding is ToASCII
-//! of one U-label, decoding ToUnicode of one A-label ([`crate::label`]).
+//! of one U-label, decoding ToUnicode of one A-label ([`crate::label`]);
+//! and the `domain` codec one level further: ToASCII and ToUnicode of a
+//! whole domain name ([`crate::domain`]).
 
 use std::fmt;
 
@@ -32,16 +34,23 @@ pub enum Codec {
     /// The A-label layer: ToASCII and ToUnicode of one DNS label under a
     /// profile (UTS #46, with the caller's switches).
     Label(LabelProfile),
+    /// Whole domain names: ToASCII and ToUnicode of a name of any number
+    /// of labels under a profile, the label codec's rules on each label
+    /// and the name's own (separators, the Bidi rule across labels, empty
+    /// labels, 253 octets).
+    Domain(LabelProfile),
 }
 
 impl Codec {
-    /// Every codec, Punycode first (`label` with its default profile).
-    pub const ALL: [Codec; 5] = [
+    /// Every codec, Punycode first (`label` and `domain` with their
+    /// default profile).
+    pub const ALL: [Codec; 6] = [
         Codec::Punycode,
         Codec::AmcAceZ,
         Codec::Lace,
         Codec::Utf8,
         Codec::Label(LabelProfile::DEFAULT),
+        Codec::Domain(LabelProfile::DEFAULT),
     ];
 
     /// The `label` codec under `rules` with `switches`.
@@ -49,12 +58,32 @@ impl Codec {
         Codec::Label(LabelProfile { rules, switches })
     }
 
-    /// The profile of the `label` codec; `None` for the others.
+    /// The `domain` codec under `rules` with `switches`.
+    pub fn domain(rules: LabelRules, switches: Switches) -> Self {
+        Codec::Domain(LabelProfile { rules, switches })
+    }
+
+    /// The profile of the `label` and `domain` codecs; `None` for the
+    /// others.
     pub fn label_profile(self) -> Option<LabelProfile> {
         match self {
-            Codec::Label(profile) => Some(profile),
+            Codec::Label(profile) | Codec::Domain(profile) => Some(profile),
             _ => None,
         }
+    }
+
+    /// This codec with `profile`, where it has one (`label`, `domain`).
+    pub fn with_profile(self, profile: LabelProfile) -> Self {
+        match self {
+            Codec::Label(_) => Codec::Label(profile),
+            Codec::Domain(_) => Codec::Domain(profile),
+            other => other,
+        }
+    }
+
+    /// Whether it is `domain`: its questions are whole names.
+    pub fn is_domain(self) -> bool {
+        matches!(self, Codec::Domain(_))
     }
 
     /// The name used on the command line and in vector files.
@@ -65,6 +94,7 @@ impl Codec {
             Codec::Lace => "lace",
             Codec::Utf8 => "utf8",
             Codec::Label(_) => "label",
+            Codec::Domain(_) => "domain",
         }
     }
 
@@ -87,7 +117,7 @@ impl Codec {
             Codec::AmcAceZ => "draft-ietf-idn-amc-ace-z-01",
             Codec::Lace => "draft-ietf-idn-lace-00",
             Codec::Utf8 => "RFC 2279",
-            Codec::Label(profile) => profile.rules.specification(),
+            Codec::Label(profile) | Codec::Domain(profile) => profile.rules.specification(),
         }
     }
 }

@@ -34,6 +34,9 @@
 //! - [`label`]: the A-label layer, ToUnicode and ToASCII of one DNS label
 //!   under UTS #46, written from the standard's text on the clean-room
 //!   Punycode: punycheck's reference for the `label` codec.
+//! - [`domain`]: whole domain names, ToASCII and ToUnicode of a name of
+//!   any number of labels under the same profiles, on [`label`]: the
+//!   reference for the `domain` codec.
 //! - [`rfc_text`]: reads the RFC text itself (Appendix C, section 7).
 //! - [`utf8`]: UTF-8 as RFC 2279 defines it (1 to 6 octets, values up to
 //!   0x7FFFFFFF, overlong forms refused per its sections 2 and 6), and the
@@ -62,6 +65,7 @@ pub mod bench;
 pub mod bootstring;
 pub mod c_reference;
 pub mod codec;
+pub mod domain;
 pub mod engines;
 pub mod fuzz;
 pub mod harness;

@@ -129,3 +129,94 @@ fn the_reference_agrees_with_unicodes_conformance_data_on_a_labels() {
         differ.join("\n")
     );
 }
+
+/// A status column as its codes (`[B1, V6]` is `B1` and `V6`); blank is
+/// none.
+fn statuses(column: &str) -> Vec<String> {
+    column
+        .trim()
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+#[test]
+fn the_domain_reference_agrees_with_every_line_of_unicodes_conformance_data() {
+    use punycheck::domain;
+    let text = std::fs::read_to_string(idna_test_v2()).expect("IdnaTestV2.txt");
+    let (mut asked, mut differ) = (0, Vec::new());
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap();
+        let columns: Vec<&str> = line.split(';').collect();
+        if columns.len() < 7 {
+            continue;
+        }
+        // A lone surrogate is ill-formed input no Rust string holds.
+        let Some(source) = unescape(columns[0]) else {
+            continue;
+        };
+        let to_unicode = match columns[1].trim() {
+            "" => source.clone(),
+            other => unescape(other).unwrap_or_default(),
+        };
+        // X4_2 in ToUnicode (an empty label) has no step of UTS #46
+        // section 4.3 behind it: see the `domain` module's docs.
+        let unicode_status: Vec<String> = statuses(columns[2])
+            .into_iter()
+            .filter(|s| s != "X4_2")
+            .collect();
+        let ascii_n = match columns[3].trim() {
+            "" => to_unicode.clone(),
+            other => unescape(other).unwrap_or_default(),
+        };
+        let ascii_n_status = match columns[4].trim() {
+            "" => statuses(columns[2]),
+            other => statuses(other),
+        };
+        let got = domain::to_unicode(LabelProfile::DEFAULT, source.as_bytes()).map(|cps| {
+            cps.into_iter()
+                .filter_map(char::from_u32)
+                .collect::<String>()
+        });
+        asked += 1;
+        let agrees = match &got {
+            Ok(text) => unicode_status.is_empty() && *text == to_unicode,
+            Err(_) => !unicode_status.is_empty(),
+        };
+        if !agrees {
+            differ.push(format!(
+                "line {} ToUnicode: {source:?} expected {unicode_status:?} {to_unicode:?}, got {got:?}",
+                n + 1
+            ));
+        }
+        let code_points: Vec<u32> = source.chars().map(u32::from).collect();
+        let got = domain::to_ascii(LabelProfile::DEFAULT, &code_points)
+            .map(|b| String::from_utf8_lossy(&b).into_owned());
+        asked += 1;
+        let agrees = match &got {
+            Ok(text) => ascii_n_status.is_empty() && *text == ascii_n,
+            Err(_) => !ascii_n_status.is_empty(),
+        };
+        if !agrees {
+            differ.push(format!(
+                "line {} ToASCII: {source:?} expected {ascii_n_status:?} {ascii_n:?}, got {got:?}",
+                n + 1
+            ));
+        }
+    }
+    assert!(asked >= 12_000, "{asked} asked");
+    assert!(
+        differ.is_empty(),
+        "{} of {asked}:\n{}",
+        differ.len(),
+        differ
+            .iter()
+            .take(60)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}

@@ -21,7 +21,7 @@ fn label_cases(rules: LabelRules) -> Vec<Case> {
     vectors::builtin()
         .unwrap()
         .into_iter()
-        .filter(|c| c.codec.label_profile().is_some_and(|p| p.rules == rules))
+        .filter(|c| matches!(c.codec, Codec::Label(p) if p.rules == rules))
         .collect()
 }
 

@@ -32,11 +32,11 @@ mod spec;
 pub mod spent;
 
 pub use builtin::{
-    AmcC, AmcCAsPunycode, Bootstring, CleanRoom, Idna, IdnaLabel, LabelReference, LaceCleanRoom,
-    RfcC,
+    AmcC, AmcCAsPunycode, Bootstring, CleanRoom, DomainReference, Idna, IdnaDomain, IdnaLabel,
+    LabelReference, LaceCleanRoom, RfcC,
 };
 #[cfg(feature = "icu")]
-pub use builtin::{Icu, IcuLabel};
+pub use builtin::{Icu, IcuDomain, IcuLabel};
 #[cfg(feature = "libidn2")]
 pub use builtin::{Libidn2, Libidn2Label};
 pub use builtin::{StdUtf8, Utf8CleanRoom};
@@ -133,6 +133,12 @@ pub enum PunycodeInput {
     /// character (the escaped form of `pipe:` and `exec:`): control
     /// characters are asked too.
     LabelText,
+    /// A whole domain name, what every implementation of the `domain`
+    /// codec is asked, both ways as code points (the `u+XXXX` tokens of
+    /// `pipe:` and `exec:`), so any Unicode scalar value crosses: to
+    /// decode (ToUnicode), a name of U-labels and A-labels given as UTF-8
+    /// text; to encode (ToASCII), any name, plain ASCII ones included.
+    Name,
 }
 
 impl PunycodeInput {
@@ -146,6 +152,7 @@ impl PunycodeInput {
             PunycodeInput::LabelText => {
                 "one label at a time, any characters: A-labels to decode, U-labels to encode"
             }
+            PunycodeInput::Name => "whole domain names as code points, both ways",
         }
     }
 }
@@ -292,6 +299,7 @@ pub fn builtin_for(codec: Codec) -> Vec<Box<dyn Engine>> {
         Codec::Lace => vec![Box::new(LaceCleanRoom)],
         Codec::Utf8 => vec![Box::new(Utf8CleanRoom), Box::new(StdUtf8)],
         Codec::Label(profile) => builtin::label_builtin(profile),
+        Codec::Domain(profile) => builtin::domain_builtin(profile),
     }
 }
 
@@ -441,6 +449,12 @@ pub fn check_supported(
             return Err((
                 Class::InputForm,
                 "input is not printable ASCII, which is all its channel carries".into(),
+            ));
+        }
+        if caps.punycode_input == PunycodeInput::Name && std::str::from_utf8(input).is_err() {
+            return Err((
+                Class::InputForm,
+                "input is not UTF-8, so not a domain name's code points".into(),
             ));
         }
         if caps.punycode_input == PunycodeInput::LabelText && std::str::from_utf8(input).is_err() {

@@ -182,14 +182,8 @@ fn reference_brief(codec: Codec, request: &Request, reference: &Expected) -> Str
         return "success".into();
     };
     // A label's refusal is named by its rule: one defect per rule.
-    if let Some(profile) = codec.label_profile() {
-        let refusal = match request {
-            Request::Encode { code_points, .. } => {
-                crate::label::to_ascii(profile, code_points).err()
-            }
-            Request::Decode(bytes) => crate::label::to_unicode(profile, bytes).err(),
-        };
-        return match refusal {
+    if codec.label_profile().is_some() {
+        return match crate::domain::refusal(codec, request) {
             Some(why) => format!("refused ({})", why.rule()),
             None => "refused".into(),
         };

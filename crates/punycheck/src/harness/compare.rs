@@ -154,7 +154,7 @@ pub fn evaluate(
     // A label is refused or not: the reference's refusal has no RFC 3492
     // kind, and neither does any implementation's (the reason is in the
     // report, from the reference).
-    if matches!(codec, Codec::Label(_))
+    if matches!(codec, Codec::Label(_) | Codec::Domain(_))
         && matches!(reference, Expected::Error(_))
         && is_refusal(got)
     {
@@ -194,11 +194,7 @@ fn with_label_reason(codec: Codec, request: &Request, detail: String) -> String 
     let Some(profile) = codec.label_profile() else {
         return detail;
     };
-    let refusal = match request {
-        Request::Encode { code_points, .. } => crate::label::to_ascii(profile, code_points).err(),
-        Request::Decode(bytes) => crate::label::to_unicode(profile, bytes).err(),
-    };
-    match refusal {
+    match crate::domain::refusal(codec, request) {
         Some(why) => format!(
             "{detail}: {}, under {profile}",
             why.explained(profile.rules)

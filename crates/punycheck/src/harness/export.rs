@@ -220,6 +220,7 @@ fn type_name(codec: Codec) -> &'static str {
         Codec::Lace => "Lace",
         Codec::Utf8 => "Utf8",
         Codec::Label(_) => "Label",
+        Codec::Domain(_) => "Domain",
     }
 }
 

@@ -215,6 +215,13 @@ impl Generator {
     }
 
     fn regular_request(&mut self) -> Request {
+        if let Codec::Domain(profile) = self.codec {
+            return if self.count.is_multiple_of(2) {
+                super::domains::encode_request(&mut self.rng)
+            } else {
+                super::domains::decode_request(&mut self.rng, profile)
+            };
+        }
         if let Some(profile) = self.codec.label_profile() {
             return if self.count.is_multiple_of(2) {
                 super::labels::encode_request(&mut self.rng)

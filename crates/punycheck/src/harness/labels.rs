@@ -49,7 +49,7 @@ const BREAKERS: &[u32] = &[
 
 /// One U-label: letters and digits with at least one non-ASCII letter,
 /// hyphens only inside and never at the third and fourth positions.
-fn u_label(rng: &mut ChaCha8Rng) -> Vec<u32> {
+pub(super) fn u_label(rng: &mut ChaCha8Rng) -> Vec<u32> {
     let len = match rng.random_range(0..10) {
         0..=6 => rng.random_range(1..8),
         7..=8 => rng.random_range(8..24),
@@ -119,7 +119,7 @@ pub fn decode_request(rng: &mut ChaCha8Rng, profile: LabelProfile) -> Request {
 }
 
 /// One of the mutations of the module docs, or none.
-fn mutate(rng: &mut ChaCha8Rng, mut text: Vec<u8>) -> Vec<u8> {
+pub(super) fn mutate(rng: &mut ChaCha8Rng, mut text: Vec<u8>) -> Vec<u8> {
     let payload = text.split_off(4);
     let mut prefix = text;
     let mut payload = payload;

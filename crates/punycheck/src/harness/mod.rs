@@ -7,6 +7,7 @@ pub mod causes;
 pub mod check;
 pub mod compare;
 pub mod cost;
+pub mod domains;
 pub mod errors;
 pub mod export;
 pub mod generate;

@@ -157,13 +157,17 @@ fn ask_or_reference(
 }
 
 /// What a round trip brings `code_points` back as: themselves, or for a
-/// label what processing makes of them (UTS #46 maps `A` to `a`), by the
+/// label or a name what processing makes of them (UTS #46 maps `A` to `a`), by the
 /// reference; `None` when the reference refuses the label (the
 /// differential run judges an implementation that encodes it).
 fn processed(codec: Codec, code_points: &[u32]) -> Option<std::borrow::Cow<'_, [u32]>> {
     match codec {
         Codec::Label(profile) => crate::label::to_ascii(profile, code_points)
             .and_then(|ascii| crate::label::to_unicode(profile, &ascii))
+            .ok()
+            .map(std::borrow::Cow::Owned),
+        Codec::Domain(profile) => crate::domain::to_ascii(profile, code_points)
+            .and_then(|ascii| crate::domain::to_unicode(profile, &ascii))
             .ok()
             .map(std::borrow::Cow::Owned),
         _ => Some(std::borrow::Cow::Borrowed(code_points)),

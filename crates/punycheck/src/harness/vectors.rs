@@ -58,6 +58,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("lace.toml", include_str!("../../vectors/lace.toml")),
     ("utf8.toml", include_str!("../../vectors/utf8.toml")),
     ("label.toml", include_str!("../../vectors/label.toml")),
+    ("domain.toml", include_str!("../../vectors/domain.toml")),
     (
         "label-idna2008.toml",
         include_str!("../../vectors/label-idna2008.toml"),
@@ -142,8 +143,9 @@ pub struct Case {
     pub overflow_check: Option<OverflowCheck>,
     /// For successes: the check whose quantity lands exactly on `maxint`.
     pub limit_check: Option<OverflowCheck>,
-    /// For refusals of the `label` codec: the rule that refuses, as the
-    /// reference's message words it ([`crate::label::LabelError`]).
+    /// For refusals of the `label` and `domain` codecs: the rule that
+    /// refuses, as the reference's message words it
+    /// ([`crate::label::LabelError`], [`crate::domain::DomainError`]).
     pub reason: Option<String>,
     /// Where the input and the expected value come from.
     pub provenance: String,
@@ -167,10 +169,10 @@ fn convert(file: &str, codec: Codec, raw: RawCase) -> Result<Case, String> {
             Expected::Encoded(parse_hex(&hex).map_err(|e| e.to_string())?)
         }
         // A label is refused or not: its reason is the case's `reason`.
-        (None, None, Some(error)) if matches!(codec, Codec::Label(_)) => {
+        (None, None, Some(error)) if codec.label_profile().is_some() => {
             if error != "refused" {
                 return Err(format!(
-                    "a label case's error is \"refused\", not {error:?}"
+                    "a {codec} case's error is \"refused\", not {error:?}"
                 ));
             }
             Expected::Error(ErrorKind::BadInput)
@@ -194,9 +196,10 @@ fn convert(file: &str, codec: Codec, raw: RawCase) -> Result<Case, String> {
     if limit_check.is_some() && matches!(expected, Expected::Error(_)) {
         return Err("limit_check needs an output".into());
     }
-    if raw.reason.is_some() && !matches!((codec, &expected), (Codec::Label(_), Expected::Error(_)))
+    if raw.reason.is_some()
+        && !(codec.label_profile().is_some() && matches!(expected, Expected::Error(_)))
     {
-        return Err("reason is for refusals of the label codec".into());
+        return Err("reason is for refusals of the label and domain codecs".into());
     }
     if raw.provenance.trim().is_empty() {
         return Err("provenance is empty".into());
@@ -246,11 +249,11 @@ fn raw_codec(file: &str, raw: &RawFile) -> Result<Codec, DataError> {
             .ok_or_else(|| DataError::invalid(file, format!("unknown codec {name:?}")))?,
     };
     let switches = [raw.check_hyphens, raw.std3_rules, raw.verify_dns_length];
-    let Codec::Label(profile) = codec else {
+    let Some(profile) = codec.label_profile() else {
         if raw.label_rules.is_some() || switches.iter().any(Option::is_some) {
             return Err(DataError::invalid(
                 file,
-                "label-rules, check-hyphens, std3-rules and verify-dns-length are for codec = \"label\"",
+                "label-rules, check-hyphens, std3-rules and verify-dns-length are for codec = \"label\" and \"domain\"",
             ));
         }
         return Ok(codec);
@@ -262,7 +265,7 @@ fn raw_codec(file: &str, raw: &RawFile) -> Result<Codec, DataError> {
                 .ok_or_else(|| DataError::invalid(file, format!("unknown label-rules {name:?}")))?,
         ),
     };
-    Ok(Codec::Label(profile.with(
+    Ok(codec.with_profile(profile.with(
         rules,
         raw.check_hyphens,
         raw.std3_rules,

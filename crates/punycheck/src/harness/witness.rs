@@ -27,7 +27,7 @@
 //! show when the baseline was recorded is a new cause.
 
 use crate::codec::Codec;
-use crate::label::{self, LabelError};
+use crate::label::LabelError;
 use crate::punycode::{
     self, BASE, BadInputReason, DAMP, INITIAL_BIAS, INITIAL_N, SKEW, T_MAX, T_MIN,
 };
@@ -47,15 +47,13 @@ pub struct Class {
 /// What explains a failure of class `key` on `request` beyond its key (see
 /// the module's docs); empty when the key says it all.
 pub fn explain(codec: Codec, class: Class, request: &Request) -> String {
-    if let Some(profile) = codec.label_profile() {
+    if codec.label_profile().is_some() {
         if !class.reference_refuses {
             return String::new();
         }
-        let refusal = match request {
-            Request::Encode { code_points, .. } => label::to_ascii(profile, code_points).err(),
-            Request::Decode(bytes) => label::to_unicode(profile, bytes).err(),
-        };
-        return refusal.map(|why| label_part(&why)).unwrap_or_default();
+        return crate::domain::refusal(codec, request)
+            .and_then(|why| why.label_error().map(label_part))
+            .unwrap_or_default();
     }
     if codec != Codec::Punycode {
         return String::new();

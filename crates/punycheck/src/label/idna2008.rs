@@ -135,6 +135,17 @@ pub fn property(c: char) -> Property {
 
 /// ToUnicode of an A-label: RFC 5891 sections 5.3 to 5.5.
 pub fn to_unicode(switches: Switches, label: &[u8]) -> Result<Vec<u32>, LabelError> {
+    a_label(switches, label, true)
+}
+
+/// Sections 5.3 to 5.5 for an A-label; the Bidi rule on the label alone
+/// when `bidi` is set (a label of a longer domain name leaves it to the
+/// caller: it depends on the whole name, RFC 5893 section 2).
+pub(crate) fn a_label(
+    switches: Switches,
+    label: &[u8],
+    bidi: bool,
+) -> Result<Vec<u32>, LabelError> {
     let text = std::str::from_utf8(label).map_err(|_| LabelError::NotText)?;
     if let Some(c) = text.chars().find(|c| !c.is_ascii()) {
         return Err(LabelError::NonAsciiInAceLabel(u32::from(c)));
@@ -147,7 +158,10 @@ pub fn to_unicode(switches: Switches, label: &[u8]) -> Result<Vec<u32>, LabelErr
     // RFC 5890 section 2.3.2.1: an A-label decodes to a U-label, which
     // holds a non-ASCII character.
     let (code_points, chars) = super::decode_payload(payload)?;
-    validate(switches, &chars)?;
+    validate_in(switches, &chars)?;
+    if bidi {
+        uts46::check_bidi(&chars, uts46::is_bidi(&chars))?;
+    }
     // Sections 5.5 and 5.3: converted back, identical to the original.
     let mut again = b"xn--".to_vec();
     again.extend(punycode::encode(&code_points, None).map_err(LabelError::Punycode)?);
@@ -165,9 +179,18 @@ pub fn to_ascii(switches: Switches, label: &[u32]) -> Result<Vec<u8>, LabelError
         .iter()
         .map(|&cp| char::from_u32(cp).ok_or(LabelError::NotScalar(cp)))
         .collect::<Result<Vec<char>, _>>()?;
-    validate(switches, &chars)?;
+    validate_in(switches, &chars)?;
+    uts46::check_bidi(&chars, uts46::is_bidi(&chars))?;
+    u_label(switches, &chars)
+}
+
+/// Sections 5.4 and 5.5 for a U-label of a domain name, all but the Bidi
+/// rule, which depends on the whole name: the A-label.
+pub(crate) fn u_label(switches: Switches, chars: &[char]) -> Result<Vec<u8>, LabelError> {
+    validate_in(switches, chars)?;
+    let label: Vec<u32> = chars.iter().map(|&c| u32::from(c)).collect();
     let mut out = b"xn--".to_vec();
-    out.extend(punycode::encode(label, None).map_err(LabelError::Punycode)?);
+    out.extend(punycode::encode(&label, None).map_err(LabelError::Punycode)?);
     if switches.verify_dns_length && out.len() > MAX_LABEL_OCTETS {
         return Err(LabelError::DnsLength(out.len()));
     }
@@ -175,8 +198,9 @@ pub fn to_ascii(switches: Switches, label: &[u32]) -> Result<Vec<u8>, LabelError
 }
 
 /// Section 5.4's tests of a putative U-label, with the choices of the
-/// module docs.
-fn validate(switches: Switches, label: &[char]) -> Result<(), LabelError> {
+/// module docs, all but the Bidi rule (the caller's: it depends on the
+/// whole domain name).
+fn validate_in(switches: Switches, label: &[char]) -> Result<(), LabelError> {
     if label.is_empty() {
         return Err(LabelError::Empty);
     }
@@ -215,7 +239,7 @@ fn validate(switches: Switches, label: &[char]) -> Result<(), LabelError> {
             Property::Unassigned => return Err(LabelError::Unassigned(u32::from(c))),
         }
     }
-    uts46::check_bidi(label)
+    Ok(())
 }
 
 /// RFC 5892 Appendix A.3 to A.9 for the code point at `at`.

@@ -96,11 +96,27 @@ pub fn to_ascii(switches: Switches, label: &[u32]) -> Result<Vec<u8>, LabelError
 /// Section 4, Processing, steps 1 to 4, for one label: the processed
 /// label.
 fn process(switches: Switches, input: impl Iterator<Item = char>) -> Result<Vec<char>, LabelError> {
-    let mapper = Uts46MapperBorrowed::new();
-    // Steps 1 and 2, Map and Normalize. The mapper turns a disallowed code
-    // point into U+FFFD (itself disallowed); one that was U+FFFD already is
-    // disallowed all the same.
     let input: Vec<char> = input.collect();
+    let mapped = map_normalize(&input)?;
+    // Step 3, Break: one label only.
+    if mapped.contains(&FULL_STOP) {
+        return Err(LabelError::FullStop);
+    }
+    let label = convert_validate(switches, mapped)?;
+    // Criterion 9: a domain name of one label is a Bidi domain name when
+    // this label holds an R, AL or AN code point.
+    check_bidi(&label, is_bidi(&label))?;
+    Ok(label)
+}
+
+/// Section 4, Processing, steps 1 and 2, Map and Normalize, of a whole
+/// input (one label, or a domain name before step 3 breaks it): the
+/// mapped and normalized code points, or the first disallowed code point
+/// of the input.
+pub(crate) fn map_normalize(input: &[char]) -> Result<Vec<char>, LabelError> {
+    let mapper = Uts46MapperBorrowed::new();
+    // The mapper turns a disallowed code point into U+FFFD (itself
+    // disallowed); one that was U+FFFD already is disallowed all the same.
     let mapped: Vec<char> = mapper.map_normalize(input.iter().copied()).collect();
     if mapped.contains(&char::REPLACEMENT_CHARACTER) {
         let culprit = input
@@ -115,11 +131,19 @@ fn process(switches: Switches, input: impl Iterator<Item = char>) -> Result<Vec<
             .unwrap_or(char::REPLACEMENT_CHARACTER);
         return Err(LabelError::Disallowed(u32::from(culprit)));
     }
-    // Step 3, Break: one label only.
-    if mapped.contains(&FULL_STOP) {
-        return Err(LabelError::FullStop);
-    }
-    // Step 4, Convert/Validate.
+    Ok(mapped)
+}
+
+/// Section 4, Processing, step 4, Convert/Validate, for one label that
+/// step 3 broke off: an `xn--` label decoded, then the validity criteria
+/// 1 to 8 (criterion 9, CheckBidi, depends on the whole domain name: see
+/// [`check_bidi`]). The label as converted.
+pub(crate) fn convert_validate(
+    switches: Switches,
+    mapped: Vec<char>,
+) -> Result<Vec<char>, LabelError> {
+    // The mapping has lowercased any ASCII capitals, so the prefix is
+    // taken in any case.
     let starts_with_prefix = mapped.len() >= 4 && mapped[..4].iter().copied().eq("xn--".chars());
     let label = if starts_with_prefix {
         // Item 1: ASCII only.
@@ -133,12 +157,20 @@ fn process(switches: Switches, input: impl Iterator<Item = char>) -> Result<Vec<
     } else {
         mapped
     };
-    validate(switches, &label)?;
+    validate_in(switches, &label)?;
     Ok(label)
 }
 
-/// Section 4.1, the validity criteria for Nontransitional Processing.
+/// Section 4.1, the validity criteria for Nontransitional Processing, of
+/// a label that is a whole domain name.
 pub fn validate(switches: Switches, label: &[char]) -> Result<(), LabelError> {
+    validate_in(switches, label)?;
+    check_bidi(label, is_bidi(label))
+}
+
+/// Section 4.1, criteria 1 to 8: all but CheckBidi, which needs the whole
+/// domain name.
+fn validate_in(switches: Switches, label: &[char]) -> Result<(), LabelError> {
     let mapper = Uts46MapperBorrowed::new();
     // Criteria 1 and 7 (statuses): the mapper's validation leaves a label
     // with only valid and deviation code points, in NFC, as it is.
@@ -189,9 +221,7 @@ pub fn validate(switches: Switches, label: &[char]) -> Result<(), LabelError> {
         return Err(LabelError::NotLdh(u32::from(c)));
     }
     // Criterion 8, CheckJoiners.
-    check_joiners(label)?;
-    // Criterion 9, CheckBidi.
-    check_bidi(label)
+    check_joiners(label)
 }
 
 /// RFC 5892 Appendix A.1 (ZERO WIDTH NON-JOINER) and A.2 (ZERO WIDTH
@@ -237,18 +267,33 @@ pub(super) fn check_joiners(label: &[char]) -> Result<(), LabelError> {
     Ok(())
 }
 
-/// RFC 5893 section 2, the six conditions, for a label of a Bidi domain
-/// name (section 1.4: one holding a code point of Bidi_Class R, AL or AN).
-pub(super) fn check_bidi(label: &[char]) -> Result<(), LabelError> {
-    use BidiClass as B;
+/// Whether `label` holds a code point of Bidi_Class R, AL or AN: a domain
+/// name with such a label is a Bidi domain name (RFC 5893 section 1.4).
+pub fn is_bidi(label: &[char]) -> bool {
     let bidi = CodePointMapData::<BidiClass>::new();
-    let classes: Vec<BidiClass> = label.iter().map(|&c| bidi.get(c)).collect();
-    let is_bidi_domain = classes
-        .iter()
-        .any(|&b| matches!(b, B::RightToLeft | B::ArabicLetter | B::ArabicNumber));
-    if !is_bidi_domain {
+    label.iter().any(|&c| {
+        matches!(
+            bidi.get(c),
+            BidiClass::RightToLeft | BidiClass::ArabicLetter | BidiClass::ArabicNumber
+        )
+    })
+}
+
+/// RFC 5893 section 2, the six conditions, for a label of a Bidi domain
+/// name (section 1.4: one holding a code point of Bidi_Class R, AL or AN
+/// in any of its labels): `in_bidi_domain` says whether the name is one.
+/// Every label of a Bidi domain name must meet them, an all-ASCII `1x`
+/// beside an Arabic label too (section 2, "In an RTL label" and "In an
+/// LTR label"; UTS #46 criterion 9 applies them to each label of the
+/// name). An empty label (the root) is not checked: it has no first
+/// character to judge, and UTS #46's test data flags none there.
+pub fn check_bidi(label: &[char], in_bidi_domain: bool) -> Result<(), LabelError> {
+    use BidiClass as B;
+    if !in_bidi_domain || label.is_empty() {
         return Ok(());
     }
+    let bidi = CodePointMapData::<BidiClass>::new();
+    let classes: Vec<BidiClass> = label.iter().map(|&c| bidi.get(c)).collect();
     // Condition 1: the first character is L, R or AL.
     let rtl = match classes.first() {
         Some(&B::RightToLeft | &B::ArabicLetter) => true,

@@ -27,11 +27,14 @@ pub use cleanroom::CleanRoom;
 #[cfg(feature = "icu")]
 pub use icu::Icu;
 pub use idna::Idna;
-#[cfg(feature = "icu")]
-pub use label::IcuLabel;
 #[cfg(feature = "libidn2")]
 pub use label::Libidn2Label;
-pub use label::{IdnaLabel, LabelReference, builtin as label_builtin};
+pub use label::{
+    DomainReference, IdnaDomain, IdnaLabel, LabelReference, builtin as label_builtin,
+    domain_builtin,
+};
+#[cfg(feature = "icu")]
+pub use label::{IcuDomain, IcuLabel};
 pub use lace::LaceCleanRoom;
 #[cfg(feature = "libidn2")]
 pub use libidn2::Libidn2;

@@ -335,7 +335,7 @@ impl Exec {
     /// Runs `COMMAND -d`, or `COMMAND -dx` when `escaped` (its input in
     /// hexadecimal).
     fn decode_as(&self, input: &[u8], escaped: bool) -> DecodeResult {
-        let mut line = self.program.channel_text(input, escaped);
+        let mut line = self.program.channel_text(input, escaped)?;
         line.push(b'\n');
         let run = self.run(if escaped { "-dx" } else { "-d" }, &line)?;
         if run.status != Some(0) {

@@ -82,7 +82,7 @@ impl Program {
         }
         // A label is text, and its refusals have no RFC 3492 kind: unless
         // declared otherwise, Unicode scalar values and failures only.
-        if matches!(codec, Codec::Label(_)) {
+        if matches!(codec, Codec::Label(_) | Codec::Domain(_)) {
             let declared = &mut self.declaration;
             declared.domain = declared.domain.or(Some(DomainDecl::Unicode));
             declared.errors = declared.errors.or(Some(ErrorsDecl::FailureOnly));
@@ -107,6 +107,7 @@ impl Program {
     pub fn escapes_encoding(&self, input: &[u32]) -> bool {
         self.escaped.load(Ordering::Relaxed)
             && !self.hex_channel()
+            && !self.codec.is_domain()
             && input.iter().any(|&cp| cp < 0x20 || cp == 0x7F)
     }
 
@@ -121,6 +122,8 @@ impl Program {
             return false;
         }
         match self.codec {
+            // A name crosses as tokens, whatever it holds.
+            Codec::Domain(_) => false,
             Codec::Label(_) => {
                 !std::str::from_utf8(text).is_ok_and(|text| !text.chars().any(char::is_control))
             }
@@ -139,6 +142,7 @@ impl Program {
             errors: ErrorDetail::Kinds,
             punycode_input: match (self.codec, self.escaped.load(Ordering::Relaxed)) {
                 _ if self.hex_channel() => PunycodeInput::Bytes,
+                (Codec::Domain(_), _) => PunycodeInput::Name,
                 (Codec::Label(_), false) => PunycodeInput::LabelLine,
                 (Codec::Label(_), true) => PunycodeInput::LabelText,
                 (_, false) => PunycodeInput::PrintableLine,
@@ -157,7 +161,7 @@ impl Program {
     /// `label` codec, whose refusals have no RFC 3492 kind, any message is
     /// a refusal in the program's own words (`error` alone, a bare one).
     pub fn refusal(&self, message: &str, kinds: bool) -> Option<EngineError> {
-        if !matches!(self.codec, Codec::Label(_)) {
+        if !matches!(self.codec, Codec::Label(_) | Codec::Domain(_)) {
             return convention_error(message, kinds);
         }
         Some(failed(message.strip_prefix("failed").unwrap_or(message)))
@@ -178,14 +182,22 @@ impl Program {
         tokens_for(input, case_flags, self.capabilities().annotations)
     }
 
-    /// Encoded text as it crosses the channel: as it is, or as lowercase
-    /// hexadecimal for UTF-8 and for an escaped question.
-    pub fn channel_text(&self, encoded: &[u8], escaped: bool) -> Vec<u8> {
-        if self.hex_channel() || escaped {
+    /// Encoded text as it crosses the channel: as it is, as lowercase
+    /// hexadecimal for UTF-8 and for an escaped question, or as the tokens
+    /// of its code points for a domain name (which must be UTF-8 text).
+    pub fn channel_text(&self, encoded: &[u8], escaped: bool) -> Result<Vec<u8>, EngineError> {
+        if self.codec.is_domain() {
+            let text = std::str::from_utf8(encoded).map_err(|_| {
+                EngineError::Unsupported("a domain name to decode is UTF-8 text".into())
+            })?;
+            let code_points: Vec<u32> = text.chars().map(u32::from).collect();
+            return Ok(tokens_for(&code_points, None, false)?.into_bytes());
+        }
+        Ok(if self.hex_channel() || escaped {
             hex(encoded)
         } else {
             encoded.to_vec()
-        }
+        })
     }
 
     /// A decoded answer, its flags dropped when it has no annotations.

@@ -239,7 +239,7 @@ impl Pipe {
     /// `escaped`.
     fn decode_as(&self, input: &[u8], escaped: bool) -> DecodeResult {
         let verb = if escaped { "decodex" } else { "decode" };
-        let result = self.result(verb, &self.program.channel_text(input, escaped))?;
+        let result = self.result(verb, &self.program.channel_text(input, escaped)?)?;
         let mut decoded = Decoded::default();
         if !result.is_empty() {
             for token in result.split(' ') {

@@ -1,10 +1,11 @@
-//! ICU's UTS #46 (`uidna_openUTS46`, `uidna_labelToASCII_UTF8`,
-//! `uidna_labelToUnicodeUTF8`) through `csrc/icu_punycode_shim.c`, with the
-//! cargo feature `icu`.
+//! ICU's UTS #46 (`uidna_openUTS46`, `uidna_labelToASCII_UTF8` and
+//! `uidna_labelToUnicodeUTF8` for labels, `uidna_nameToASCII_UTF8` and
+//! `uidna_nameToUnicodeUTF8` for domain names) through
+//! `csrc/icu_punycode_shim.c`, with the cargo feature `icu`.
 
 use std::os::raw::{c_char, c_int};
 
-use super::{capabilities, decoded_text, label_text};
+use super::{capabilities, decoded_text, domain_capabilities, label_text};
 use crate::codec::Codec;
 use crate::engines::{Capabilities, DecodeResult, Deviation, EncodeResult, Engine, EngineError};
 use crate::label::{self, LabelProfile};
@@ -12,6 +13,7 @@ use crate::vocabulary::{Expected, Request};
 
 unsafe extern "C" {
     fn punycheck_icu_label(
+        name: c_int,
         to_ascii: c_int,
         std3: c_int,
         label: *const c_char,
@@ -55,6 +57,13 @@ fn begins_with_ace_prefix(cps: &[u32]) -> bool {
     cps.len() >= 4 && cps[..4].iter().all(|&cp| cp < 0x80) && label::has_ace_prefix(&bytes)
 }
 
+/// Whether a label of `cps` (a label, or a name broken at U+002E) begins
+/// with `xn--` in any case.
+fn a_label_begins_with_ace_prefix(cps: &[u32]) -> bool {
+    cps.split(|&cp| cp == u32::from('.'))
+        .any(begins_with_ace_prefix)
+}
+
 /// ICU's data is the Unicode version of the ICU installed (15.0 for
 /// Debian's ICU 72): a code point assigned since is disallowed there.
 /// And ICU has no CheckHyphens switch.
@@ -73,9 +82,11 @@ pub const DEVIATIONS: &[Deviation] = &[
         reason: "ICU's uidna has no CheckHyphens switch (uidna.h: it always reports UIDNA_ERROR_LEADING_HYPHEN, TRAILING_HYPHEN and HYPHEN_3_4), so CheckHyphens=false is its caller masking those errors, and the error of a label that begins with xn-- (UTS #46 validity criterion 4, revision 31) goes with HYPHEN_3_4",
         explains: |request, reference, got| {
             let begins = match (request, got) {
-                (Request::Encode { code_points, .. }, _) => begins_with_ace_prefix(code_points),
+                (Request::Encode { code_points, .. }, _) => {
+                    a_label_begins_with_ace_prefix(code_points)
+                }
                 (Request::Decode(_), Ok(Expected::Decoded(cps))) => {
-                    begins_with_ace_prefix(&cps.values)
+                    a_label_begins_with_ace_prefix(&cps.values)
                 }
                 _ => false,
             };
@@ -91,55 +102,73 @@ pub struct IcuLabel {
     pub profile: LabelProfile,
 }
 
-impl IcuLabel {
-    fn call(&self, to_ascii: bool, label: &[u8]) -> Result<Vec<u8>, EngineError> {
-        let switches = self.profile.switches;
-        let mut ignored = 0;
-        if !switches.check_hyphens {
-            ignored |= LEADING_HYPHEN | TRAILING_HYPHEN | HYPHEN_3_4;
+/// ICU's UTS #46 on a whole domain name (`uidna_nameToASCII_UTF8`,
+/// `uidna_nameToUnicodeUTF8`), selected as `icu` for the `domain` codec.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IcuDomain {
+    /// The profile whose switches it is called with.
+    pub profile: LabelProfile,
+}
+
+/// ICU's UTS #46 on `label` (or on a whole name when `name`), the errors
+/// the profile's switches turn off masked.
+fn call(
+    profile: LabelProfile,
+    name: bool,
+    to_ascii: bool,
+    label: &[u8],
+) -> Result<Vec<u8>, EngineError> {
+    let switches = profile.switches;
+    let mut ignored = 0;
+    if !switches.check_hyphens {
+        ignored |= LEADING_HYPHEN | TRAILING_HYPHEN | HYPHEN_3_4;
+    }
+    if !switches.verify_dns_length || !to_ascii {
+        ignored |= EMPTY_LABEL | LABEL_TOO_LONG | DOMAIN_NAME_TOO_LONG;
+    }
+    let length = i32::try_from(label.len())
+        .map_err(|_| EngineError::Unsupported("longer than 2^31 bytes".into()))?;
+    let mut dest = vec![0u8; 256.max(label.len() * 4)];
+    loop {
+        let (mut errors, mut status) = (0u32, 0 as c_int);
+        let capacity = i32::try_from(dest.len()).unwrap_or(i32::MAX);
+        // SAFETY: the pointers and lengths describe live buffers;
+        // the shim writes at most `capacity` bytes to `dest`.
+        let n = unsafe {
+            punycheck_icu_label(
+                c_int::from(name),
+                c_int::from(to_ascii),
+                c_int::from(switches.use_std3_ascii_rules),
+                label.as_ptr().cast(),
+                length,
+                dest.as_mut_ptr().cast(),
+                capacity,
+                &mut errors,
+                &mut status,
+            )
+        };
+        // U_BUFFER_OVERFLOW_ERROR: ask again with room.
+        if status == 15 && n > capacity {
+            dest.resize(usize::try_from(n).unwrap_or(0) + 1, 0);
+            continue;
         }
-        if !switches.verify_dns_length || !to_ascii {
-            ignored |= EMPTY_LABEL | LABEL_TOO_LONG | DOMAIN_NAME_TOO_LONG;
+        if status > 0 {
+            return Err(EngineError::Failed(format!("ICU error {status}")));
         }
-        let length = i32::try_from(label.len())
-            .map_err(|_| EngineError::Unsupported("longer than 2^31 bytes".into()))?;
-        let mut dest = vec![0u8; 256.max(label.len() * 4)];
-        loop {
-            let (mut errors, mut status) = (0u32, 0 as c_int);
-            let capacity = i32::try_from(dest.len()).unwrap_or(i32::MAX);
-            // SAFETY: the pointers and lengths describe live buffers;
-            // the shim writes at most `capacity` bytes to `dest`.
-            let n = unsafe {
-                punycheck_icu_label(
-                    c_int::from(to_ascii),
-                    c_int::from(switches.use_std3_ascii_rules),
-                    label.as_ptr().cast(),
-                    length,
-                    dest.as_mut_ptr().cast(),
-                    capacity,
-                    &mut errors,
-                    &mut status,
-                )
-            };
-            // U_BUFFER_OVERFLOW_ERROR: ask again with room.
-            if status == 15 && n > capacity {
-                dest.resize(usize::try_from(n).unwrap_or(0) + 1, 0);
-                continue;
-            }
-            if status > 0 {
-                return Err(EngineError::Failed(format!("ICU error {status}")));
-            }
-            if errors & !ignored != 0 {
-                return Err(EngineError::Failed(format!(
-                    "UIDNA_ERROR bits {:#x}",
-                    errors & !ignored
-                )));
-            }
-            dest.truncate(usize::try_from(n).unwrap_or(0));
-            return Ok(dest);
+        if errors & !ignored != 0 {
+            return Err(EngineError::Failed(format!(
+                "UIDNA_ERROR bits {:#x}",
+                errors & !ignored
+            )));
         }
+        dest.truncate(usize::try_from(n).unwrap_or(0));
+        return Ok(dest);
     }
 }
+
+/// Where ICU's whole-name processing parts from the reference: the
+/// label's deviations, found the same way on names.
+pub const DOMAIN_DEVIATIONS: &[Deviation] = DEVIATIONS;
 
 impl Engine for IcuLabel {
     fn name(&self) -> &str {
@@ -158,10 +187,45 @@ impl Engine for IcuLabel {
     }
 
     fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
-        self.call(true, label_text(input, case_flags)?.as_bytes())
+        call(
+            self.profile,
+            false,
+            true,
+            label_text(input, case_flags)?.as_bytes(),
+        )
     }
 
     fn decode(&self, input: &[u8]) -> DecodeResult {
-        decoded_text(self.call(false, input)?, "ICU")
+        decoded_text(call(self.profile, false, false, input)?, "ICU")
+    }
+}
+
+impl Engine for IcuDomain {
+    fn name(&self) -> &str {
+        "icu"
+    }
+
+    fn codec(&self) -> Codec {
+        Codec::Domain(self.profile)
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            deviations: DOMAIN_DEVIATIONS,
+            ..domain_capabilities()
+        }
+    }
+
+    fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
+        call(
+            self.profile,
+            true,
+            true,
+            label_text(input, case_flags)?.as_bytes(),
+        )
+    }
+
+    fn decode(&self, input: &[u8]) -> DecodeResult {
+        decoded_text(call(self.profile, true, false, input)?, "ICU")
     }
 }

@@ -1,9 +1,12 @@
 //! The built-in implementations of the `label` codec (ToASCII and
 //! ToUnicode of one label): punycheck's reference ([`crate::label`]) and
 //! the `idna` crate's UTS #46 here; ICU's UTS #46 (`icu.rs`, feature `icu`)
-//! and libidn2's IDNA2008 lookup (`libidn2.rs`, feature `libidn2`).
+//! and libidn2's IDNA2008 lookup (`libidn2.rs`, feature `libidn2`). And
+//! those of the `domain` codec (whole names): the reference
+//! ([`crate::domain`]), the `idna` crate and ICU.
 
 use crate::codec::Codec;
+use crate::domain;
 use crate::engines::{
     Capabilities, CodePointDomain, DecodeResult, Directions, EncodeResult, Engine, EngineError,
     ErrorDetail, PunycodeInput,
@@ -25,6 +28,15 @@ fn capabilities() -> Capabilities {
         bound_answers: Default::default(),
         directions: Directions::Both,
         deviations: &[],
+    }
+}
+
+/// What the `domain` codec's built-ins take: whole names
+/// ([`PunycodeInput::Name`]), the rest as [`capabilities`].
+fn domain_capabilities() -> Capabilities {
+    Capabilities {
+        punycode_input: PunycodeInput::Name,
+        ..capabilities()
     }
 }
 
@@ -96,6 +108,41 @@ impl Engine for LabelReference {
     }
 }
 
+/// punycheck's whole-name reference ([`crate::domain`]) under one
+/// profile, selected as `domain-ref`: the reference of the `domain` codec.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DomainReference {
+    /// The profile it judges by.
+    pub profile: LabelProfile,
+}
+
+impl Engine for DomainReference {
+    fn name(&self) -> &str {
+        "domain-ref"
+    }
+
+    fn codec(&self) -> Codec {
+        Codec::Domain(self.profile)
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        domain_capabilities()
+    }
+
+    fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
+        if case_flags.is_some() {
+            return Err(EngineError::Unsupported("no annotation support".into()));
+        }
+        domain::to_ascii(self.profile, input).map_err(|_| REFUSED)
+    }
+
+    fn decode(&self, input: &[u8]) -> DecodeResult {
+        domain::to_unicode(self.profile, input)
+            .map(decoded)
+            .map_err(|_| REFUSED)
+    }
+}
+
 /// The `idna` crate's UTS #46 (`idna::uts46::Uts46`) on one label,
 /// selected as `idna`, with the profile's switches mapped onto its
 /// arguments: CheckHyphens to `Hyphens::Check` or `Allow`,
@@ -107,9 +154,24 @@ pub struct IdnaLabel {
     pub profile: LabelProfile,
 }
 
+/// The `idna` crate's UTS #46 on a whole domain name, selected as `idna`
+/// for the `domain` codec: the same calls as [`IdnaLabel`], on the name.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IdnaDomain {
+    /// The profile whose switches it is called with.
+    pub profile: LabelProfile,
+}
+
 impl IdnaLabel {
     fn arguments(&self) -> (idna::uts46::AsciiDenyList, idna::uts46::Hyphens) {
-        let switches = self.profile.switches;
+        idna_arguments(self.profile)
+    }
+}
+
+/// The `idna` crate's arguments for `profile`'s switches.
+fn idna_arguments(profile: LabelProfile) -> (idna::uts46::AsciiDenyList, idna::uts46::Hyphens) {
+    {
+        let switches = profile.switches;
         let deny = if switches.use_std3_ascii_rules {
             idna::uts46::AsciiDenyList::STD3
         } else {
@@ -138,25 +200,62 @@ impl Engine for IdnaLabel {
     }
 
     fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
-        let text = label_text(input, case_flags)?;
-        let (deny, hyphens) = self.arguments();
-        let length = if self.profile.switches.verify_dns_length {
-            idna::uts46::DnsLength::Verify
-        } else {
-            idna::uts46::DnsLength::Ignore
-        };
-        match idna::uts46::Uts46::new().to_ascii(text.as_bytes(), deny, hyphens, length) {
-            Ok(ascii) => Ok(ascii.into_owned().into_bytes()),
-            Err(_) => Err(EngineError::Failed("idna::uts46 ToASCII: error".into())),
-        }
+        let _ = self.arguments();
+        idna_to_ascii(self.profile, input, case_flags)
     }
 
     fn decode(&self, input: &[u8]) -> DecodeResult {
-        let (deny, hyphens) = self.arguments();
-        match idna::uts46::Uts46::new().to_unicode(input, deny, hyphens) {
-            (text, Ok(())) => Ok(decoded(text.chars().map(u32::from).collect())),
-            (_, Err(_)) => Err(EngineError::Failed("idna::uts46 ToUnicode: error".into())),
-        }
+        idna_to_unicode(self.profile, input)
+    }
+}
+
+impl Engine for IdnaDomain {
+    fn name(&self) -> &str {
+        "idna"
+    }
+
+    fn codec(&self) -> Codec {
+        Codec::Domain(self.profile)
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        domain_capabilities()
+    }
+
+    fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
+        idna_to_ascii(self.profile, input, case_flags)
+    }
+
+    fn decode(&self, input: &[u8]) -> DecodeResult {
+        idna_to_unicode(self.profile, input)
+    }
+}
+
+/// `idna::uts46::Uts46::to_ascii` of the text `input` under `profile`.
+fn idna_to_ascii(
+    profile: LabelProfile,
+    input: &[u32],
+    case_flags: Option<&[bool]>,
+) -> EncodeResult {
+    let text = label_text(input, case_flags)?;
+    let (deny, hyphens) = idna_arguments(profile);
+    let length = if profile.switches.verify_dns_length {
+        idna::uts46::DnsLength::Verify
+    } else {
+        idna::uts46::DnsLength::Ignore
+    };
+    match idna::uts46::Uts46::new().to_ascii(text.as_bytes(), deny, hyphens, length) {
+        Ok(ascii) => Ok(ascii.into_owned().into_bytes()),
+        Err(_) => Err(EngineError::Failed("idna::uts46 ToASCII: error".into())),
+    }
+}
+
+/// `idna::uts46::Uts46::to_unicode` of `input` under `profile`.
+fn idna_to_unicode(profile: LabelProfile, input: &[u8]) -> DecodeResult {
+    let (deny, hyphens) = idna_arguments(profile);
+    match idna::uts46::Uts46::new().to_unicode(input, deny, hyphens) {
+        (text, Ok(())) => Ok(decoded(text.chars().map(u32::from).collect())),
+        (_, Err(_)) => Err(EngineError::Failed("idna::uts46 ToUnicode: error".into())),
     }
 }
 
@@ -180,6 +279,18 @@ pub fn builtin(profile: LabelProfile) -> Vec<Box<dyn Engine>> {
     all
 }
 
+/// The built-ins of the `domain` codec under `profile`, the reference
+/// first; the `idna` crate and ICU where the rules are UTS #46's.
+pub fn domain_builtin(profile: LabelProfile) -> Vec<Box<dyn Engine>> {
+    let mut all: Vec<Box<dyn Engine>> = vec![Box::new(DomainReference { profile })];
+    if profile.rules == LabelRules::Uts46 {
+        all.push(Box::new(IdnaDomain { profile }));
+        #[cfg(feature = "icu")]
+        all.push(Box::new(icu::IcuDomain { profile }));
+    }
+    all
+}
+
 #[cfg(feature = "libidn2")]
 pub use libidn2::Libidn2Label;
 
@@ -187,7 +298,7 @@ pub use libidn2::Libidn2Label;
 mod libidn2;
 
 #[cfg(feature = "icu")]
-pub use icu::IcuLabel;
+pub use icu::{IcuDomain, IcuLabel};
 
 #[cfg(feature = "icu")]
 mod icu;

@@ -1,0 +1,87 @@
+//! The `domain` codec: its vectors against the whole-name reference and
+//! the `idna` crate's UTS #46 on names, each refusal naming its rule, and
+//! the A-labels in them the C reference's Punycode.
+
+use punycheck::c_reference;
+use punycheck::codec::Codec;
+use punycheck::domain;
+use punycheck::engines::{DomainReference, Engine, IdnaDomain};
+use punycheck::harness::compare::ask;
+use punycheck::harness::vectors::{self, Case, Expected, Input};
+use punycheck::label::LabelProfile;
+use punycheck::vocabulary::Request;
+
+fn domain_cases() -> Vec<Case> {
+    vectors::builtin()
+        .unwrap()
+        .into_iter()
+        .filter(|c| matches!(c.codec, Codec::Domain(_)))
+        .collect()
+}
+
+fn request_of(case: &Case) -> Request {
+    match &case.input {
+        Input::Encode(cps) => Request::Encode {
+            code_points: cps.values.clone(),
+            flags: None,
+        },
+        Input::Decode(bytes) => Request::Decode(bytes.clone()),
+    }
+}
+
+#[test]
+fn the_domain_vectors_hold_for_the_reference_and_the_idna_crate() {
+    let cases = domain_cases();
+    assert!(cases.len() >= 18, "{}", cases.len());
+    for case in &cases {
+        let profile = case.codec.label_profile().unwrap();
+        assert_eq!(profile, LabelProfile::DEFAULT, "{}", case.name);
+        let request = request_of(case);
+        for engine in [
+            &DomainReference { profile } as &dyn Engine,
+            &IdnaDomain { profile },
+        ] {
+            let got = ask(engine, &request);
+            // A refusal is one whatever its words.
+            let agrees = match (&got, &case.expected) {
+                (Ok(Expected::Error(_)) | Err(_), Expected::Error(_)) => true,
+                (Ok(got), want) => got == want,
+                _ => false,
+            };
+            assert!(agrees, "{} by {}: {got:?}", case.name, engine.name());
+        }
+    }
+}
+
+#[test]
+fn every_domain_refusal_names_its_rule_and_cites_uts_46() {
+    for case in domain_cases() {
+        let refusal = domain::refusal(case.codec, &request_of(&case));
+        match (&case.reason, refusal) {
+            (Some(reason), Some(refusal)) => {
+                let words = refusal.explained(case.codec.label_profile().unwrap().rules);
+                assert!(words.contains(reason.as_str()), "{}: {words}", case.name);
+                assert!(words.contains("UTS #46"), "{}: {words}", case.name);
+            }
+            (None, None) => {}
+            (reason, refusal) => panic!("{}: reason {reason:?}, refusal {refusal:?}", case.name),
+        }
+    }
+}
+
+#[test]
+fn the_a_labels_are_the_c_references_punycode() {
+    for case in domain_cases() {
+        let Expected::Encoded(ascii) = &case.expected else {
+            continue;
+        };
+        for label in ascii.split(|&b| b == b'.') {
+            let Some(payload) = label.strip_prefix(b"xn--") else {
+                continue;
+            };
+            let decoded = c_reference::decode(payload).expect("the C reference decodes it");
+            let again = c_reference::encode(&decoded.code_points, None).unwrap();
+            assert_eq!(again, payload, "{}", case.name);
+        }
+    }
+}
