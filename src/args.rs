@@ -22,24 +22,24 @@ use punycheck::utf8;
 #[derive(Parser)]
 #[command(version, about, after_help = EXIT_STATUS)]
 pub(crate) struct Cli {
-    /// The codec: punycode (default), amc-ace-z, lace, utf8, or label
-    /// (ToASCII and ToUnicode of one DNS label). Without a command and
-    /// without --codec, every codec.
+    /// The codec: punycode (default), amc-ace-z, lace, utf8, label
+    /// (ToASCII and ToUnicode of one DNS label) or domain (of a whole
+    /// domain name). Without a command and without --codec, every codec.
     #[arg(long, global = true, value_enum)]
     pub(crate) codec: Option<Codec>,
-    /// With --codec label: the standard a label is judged by (uts46:
-    /// UTS #46 revision 33, Nontransitional Processing).
+    /// With --codec label or domain: the standard a label is judged by
+    /// (uts46: UTS #46 revision 33, Nontransitional Processing).
     #[arg(long, global = true, value_enum, value_name = "RULES")]
     pub(crate) label_rules: Option<LabelRules>,
-    /// With --codec label: UTS #46's CheckHyphens switch (default true;
+    /// With --codec label or domain: UTS #46's CheckHyphens switch (default true;
     /// the URL Standard sets it false).
     #[arg(long, global = true, value_name = "BOOL")]
     pub(crate) check_hyphens: Option<bool>,
-    /// With --codec label: UTS #46's UseSTD3ASCIIRules switch (default
+    /// With --codec label or domain: UTS #46's UseSTD3ASCIIRules switch (default
     /// true; the URL Standard sets it false).
     #[arg(long = "std3-rules", global = true, value_name = "BOOL")]
     pub(crate) std3_rules: Option<bool>,
-    /// With --codec label: UTS #46's VerifyDnsLength switch (default true;
+    /// With --codec label or domain: UTS #46's VerifyDnsLength switch (default true;
     /// the URL Standard sets it false).
     #[arg(long, global = true, value_name = "BOOL")]
     pub(crate) verify_dns_length: Option<bool>,
@@ -49,22 +49,25 @@ pub(crate) struct Cli {
 
 impl Cli {
     /// The codec chosen, with the label profile its options describe; an
-    /// error for a label option given without `--codec label`.
+    /// error for a label option given without `--codec label` or
+    /// `--codec domain`.
     pub(crate) fn chosen_codec(&self) -> Result<Option<Codec>, String> {
         let label_options = self.label_rules.is_some()
             || self.check_hyphens.is_some()
             || self.std3_rules.is_some()
             || self.verify_dns_length.is_some();
         match self.codec {
-            Some(Codec::Label(_)) => Ok(Some(Codec::Label(LabelProfile::DEFAULT.with(
-                self.label_rules,
-                self.check_hyphens,
-                self.std3_rules,
-                self.verify_dns_length,
-            )))),
+            Some(codec @ (Codec::Label(_) | Codec::Domain(_))) => {
+                Ok(Some(codec.with_profile(LabelProfile::DEFAULT.with(
+                    self.label_rules,
+                    self.check_hyphens,
+                    self.std3_rules,
+                    self.verify_dns_length,
+                ))))
+            }
             _ if label_options => Err(
                 "--label-rules, --check-hyphens, --std3-rules and --verify-dns-length \
-                 go with --codec label"
+                 go with --codec label or --codec domain"
                     .into(),
             ),
             other => Ok(other),

@@ -37,7 +37,7 @@
 //!
 //! [check]
 //! codec = "punycode"          # as --codec
-//! # label-rules = "uts46"      # with codec = "label": as --label-rules,
+//! # label-rules = "uts46"      # with codec = "label" or "domain": as --label-rules,
 //! # check-hyphens = false      # --check-hyphens, --std3-rules and
 //! # std3-rules = false         # --verify-dns-length
 //! # verify-dns-length = false
@@ -124,7 +124,7 @@ pub struct Implementation {
 pub struct Check {
     /// `--codec`.
     pub codec: Option<Codec>,
-    /// `--label-rules` (with `codec = "label"`).
+    /// `--label-rules` (with `codec = "label"` or `"domain"`).
     pub label_rules: Option<LabelRules>,
     /// `--check-hyphens` (with `codec = "label"`).
     pub check_hyphens: Option<bool>,
@@ -225,9 +225,16 @@ impl Implementation {
         }
     }
 
-    /// The spec given, or the clean-room code.
-    pub fn spec_or_cleanroom(&self) -> String {
-        self.spec.clone().unwrap_or_else(|| "cleanroom".into())
+    /// The spec given, or else the clean-room code of `codec` (for the
+    /// `label` and `domain` codecs, which have none: their reference).
+    pub fn spec_or_cleanroom(&self, codec: Codec) -> String {
+        self.spec.clone().unwrap_or_else(|| {
+            let cleanroom = punycheck::engines::by_name(codec, "cleanroom");
+            match (cleanroom, punycheck::engines::reference_for(codec)) {
+                (None, Some(reference)) => reference.name().to_string(),
+                _ => "cleanroom".into(),
+            }
+        })
     }
 
     /// What it is declared to support.
@@ -297,15 +304,17 @@ impl Check {
             || self.std3_rules.is_some()
             || self.verify_dns_length.is_some();
         match self.codec.unwrap_or(Codec::Punycode) {
-            Codec::Label(profile) => Ok(Codec::Label(profile.with(
-                self.label_rules,
-                self.check_hyphens,
-                self.std3_rules,
-                self.verify_dns_length,
-            ))),
+            codec @ (Codec::Label(profile) | Codec::Domain(profile)) => {
+                Ok(codec.with_profile(profile.with(
+                    self.label_rules,
+                    self.check_hyphens,
+                    self.std3_rules,
+                    self.verify_dns_length,
+                )))
+            }
             _ if label_settings => Err(
                 "label-rules, check-hyphens, std3-rules and verify-dns-length go with \
-                 codec = \"label\" (--codec label)"
+                 codec = \"label\" or \"domain\" (--codec label, --codec domain)"
                     .into(),
             ),
             other => Ok(other),

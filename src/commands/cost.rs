@@ -44,7 +44,7 @@ pub fn run(settings: &CostSettings, out: &mut Output) -> Outcome {
         .into());
     }
     let engine = engines::from_spec(
-        &settings.implementation.spec_or_cleanroom(),
+        &settings.implementation.spec_or_cleanroom(settings.codec),
         &settings.implementation.options(settings.codec)?,
     )?;
     let start = Instant::now();
@@ -79,7 +79,7 @@ pub fn run(settings: &CostSettings, out: &mut Output) -> Outcome {
     say!(
         out,
         "punycheck cost {} (budget {} s, sizes from {} to {})",
-        settings.implementation.spec_or_cleanroom(),
+        settings.implementation.spec_or_cleanroom(settings.codec),
         settings.bounds.budget.as_secs_f64(),
         cost::FIRST_SIZE,
         settings.bounds.max
@@ -102,7 +102,7 @@ pub fn run(settings: &CostSettings, out: &mut Output) -> Outcome {
         let svg = plot::log_log_svg(
             &format!(
                 "punycheck cost {}: seconds per answer against input size",
-                settings.implementation.spec_or_cleanroom()
+                settings.implementation.spec_or_cleanroom(settings.codec)
             ),
             &panels(&profiles, settings.bounds.max),
         )?;

@@ -20,6 +20,7 @@ use punycheck::engines::{self, Engine, EngineError};
 use punycheck::harness::vectors::CodePoints;
 use punycheck::punycode::Decoded;
 use punycheck::utf8;
+use punycheck::vocabulary::Request;
 
 /// Which way the lines go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,11 +95,11 @@ pub fn run(
     out: &mut Output,
 ) -> Outcome {
     let engine: Arc<dyn Engine> = Arc::from(engines::from_spec(
-        &settings.implementation.spec_or_cleanroom(),
+        &settings.implementation.spec_or_cleanroom(settings.codec),
         &settings.implementation.options(settings.codec)?,
     )?);
     let bounded = Bounded {
-        limit: (!runs_outside(&settings.implementation.spec_or_cleanroom()))
+        limit: (!runs_outside(&settings.implementation.spec_or_cleanroom(settings.codec)))
             .then(|| settings.implementation.timeout())
             .transpose()?,
         engine,
@@ -142,12 +143,12 @@ pub fn run(
     Ok(Status::of(ok))
 }
 
-/// For the `label` codec, why the reference refuses `line`, to show beside
+/// For the `label` and `domain` codecs, why the reference refuses `line`, to show beside
 /// an implementation's refusal (which says no more than that it failed).
 fn label_reason(settings: &LineSettings, line: &[u8]) -> Option<String> {
     let profile = settings.codec.label_profile()?;
-    let refusal = match settings.direction {
-        Direction::Decode => punycheck::label::to_unicode(profile, line).err()?,
+    let request = match settings.direction {
+        Direction::Decode => Request::Decode(line.to_vec()),
         Direction::Encode => {
             let cps = if settings.codepoints {
                 CodePoints::parse(std::str::from_utf8(line).ok()?)
@@ -156,9 +157,13 @@ fn label_reason(settings: &LineSettings, line: &[u8]) -> Option<String> {
             } else {
                 utf8::decode(line, settings.mode).ok()?
             };
-            punycheck::label::to_ascii(profile, &cps).err()?
+            Request::Encode {
+                code_points: cps,
+                flags: None,
+            }
         }
     };
+    let refusal = punycheck::domain::refusal(settings.codec, &request)?;
     Some(format!(
         " (the reference: {})",
         refusal.explained(profile.rules)

@@ -102,8 +102,8 @@ pub type Outcome = Result<Status, Stop>;
 pub fn codec_arg(codec: Codec) -> String {
     match codec {
         Codec::Punycode => String::new(),
-        Codec::Label(profile) => {
-            let mut arg = format!(" --codec label --label-rules {}", profile.rules);
+        Codec::Label(profile) | Codec::Domain(profile) => {
+            let mut arg = format!(" --codec {codec} --label-rules {}", profile.rules);
             let (given, default) = (profile.switches, LabelProfile::DEFAULT.switches);
             for (option, value, default) in [
                 ("check-hyphens", given.check_hyphens, default.check_hyphens),

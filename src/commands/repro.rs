@@ -137,7 +137,7 @@ pub fn run(settings: &ReproSettings, out: &mut Output) -> Outcome {
         regressions::File::open(&save.path, codec)?;
     }
     let engine = engines::from_spec(
-        &settings.implementation.spec_or_cleanroom(),
+        &settings.implementation.spec_or_cleanroom(codec),
         &settings.implementation.options(codec)?,
     )?;
     // Code points given without an uppercase flag, to an implementation

@@ -2,7 +2,8 @@
 //! protocol on standard input and output, so that a program in another
 //! language can ask punycheck's references (or any built-in) a question a
 //! line: `encode TOKENS` or `decode TEXT` (or their escaped forms,
-//! `encodex TOKENS` and `decodex HEX`), answered `ok RESULT` or `error
+//! `encodex TOKENS` and `decodex HEX`; for the `domain` codec `decode
+//! TOKENS`, the name's code points), answered `ok RESULT` or `error
 //! MESSAGE`, one line each, flushed ([`crate::commands`]'s docs of the
 //! protocol are in docs/checking.md).
 
@@ -11,9 +12,9 @@ use std::io::{BufRead, Write};
 use super::{Outcome, Status, Stop};
 use crate::config::Implementation;
 use punycheck::codec::Codec;
+use punycheck::domain::{self, Refusal};
 use punycheck::engines::{self, Engine, EngineError};
-use punycheck::label::{self, LabelError, LabelRules};
-use punycheck::vocabulary::CodePoints;
+use punycheck::vocabulary::{CodePoints, Request};
 
 /// Answers the questions of `input` on `output` until the end of input.
 pub fn run(
@@ -23,7 +24,7 @@ pub fn run(
     output: &mut dyn Write,
 ) -> Outcome {
     let engine = engines::from_spec(
-        &implementation.spec_or_cleanroom(),
+        &implementation.spec_or_cleanroom(codec),
         &implementation.options(codec)?,
     )
     .map_err(|e| e.to_string())?;
@@ -82,23 +83,25 @@ fn answer(codec: Codec, engine: &dyn Engine, line: &[u8]) -> String {
                         }
                     })
                     .map_err(|e| {
-                        let why = codec.label_profile().and_then(|p| {
-                            label::to_ascii(p, &cps.values).err().map(|e| (e, p.rules))
-                        });
-                        message(&e, why)
+                        let request = Request::Encode {
+                            code_points: cps.values.clone(),
+                            flags: None,
+                        };
+                        message(&e, codec, domain::refusal(codec, &request))
                     })
             }
             Err(e) => Err(format!("failed: not a question: {e}")),
         },
-        b"decode" | b"decodex" => engine
-            .decode(rest)
-            .map(|decoded| CodePoints::from(decoded).to_string())
-            .map_err(|e| {
-                let why = codec
-                    .label_profile()
-                    .and_then(|p| label::to_unicode(p, rest).err().map(|e| (e, p.rules)));
-                message(&e, why)
-            }),
+        b"decode" | b"decodex" => match name_text(codec, rest) {
+            Ok(text) => engine
+                .decode(&text)
+                .map(|decoded| CodePoints::from(decoded).to_string())
+                .map_err(|e| {
+                    let request = Request::Decode(text.clone());
+                    message(&e, codec, domain::refusal(codec, &request))
+                }),
+            Err(why) => Err(why),
+        },
         _ => Err(
             "failed: not a question: the verb is none of encode, decode, encodex and decodex"
                 .into(),
@@ -114,9 +117,27 @@ fn answer(codec: Codec, engine: &dyn Engine, line: &[u8]) -> String {
 /// A refusal in the protocol's words: a label's rule when the reference
 /// names one (`why`), the RFC wrapper's messages for the kinds, `failed:
 /// ...` for the rest.
-fn message(error: &EngineError, why: Option<(LabelError, LabelRules)>) -> String {
-    if let Some((why, rules)) = why {
-        return format!("failed: {}", why.explained(rules));
+/// What a `decode` question asks to decode: its text as it is, or for the
+/// `domain` codec the name whose code points its tokens are, as UTF-8.
+fn name_text(codec: Codec, rest: &[u8]) -> Result<Vec<u8>, String> {
+    if !codec.is_domain() {
+        return Ok(rest.to_vec());
+    }
+    let cps = std::str::from_utf8(rest)
+        .map_err(|_| "the tokens are not UTF-8".to_string())
+        .and_then(|text| CodePoints::parse(text).map_err(|e| e.to_string()))
+        .map_err(|e| format!("failed: not a question: {e}"))?;
+    cps.values
+        .iter()
+        .map(|&cp| char::from_u32(cp))
+        .collect::<Option<String>>()
+        .map(String::into_bytes)
+        .ok_or_else(|| "failed: not a question: a code point is not a Unicode scalar value".into())
+}
+
+fn message(error: &EngineError, codec: Codec, why: Option<Refusal>) -> String {
+    if let (Some(why), Some(profile)) = (why, codec.label_profile()) {
+        return format!("failed: {}", why.explained(profile.rules));
     }
     match error {
         EngineError::Rejected(Some(kind)) => match kind {

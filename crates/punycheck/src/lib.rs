@@ -38,6 +38,9 @@
 //!   any number of labels under the same profiles, on [`label`]: the
 //!   reference for the `domain` codec.
 //! - [`rfc_text`]: reads the RFC text itself (Appendix C, section 7).
+//! - [`unicode`]: the Unicode version of the references' data, and the
+//!   version that first assigned each code point, for implementations that
+//!   declare an older one.
 //! - [`utf8`]: UTF-8 as RFC 2279 defines it (1 to 6 octets, values up to
 //!   0x7FFFFFFF, overlong forms refused per its sections 2 and 6), and the
 //!   strict UTF-8 of RFC 3629 that agrees with `std::str::from_utf8`.
@@ -73,5 +76,6 @@ pub mod label;
 pub mod lace;
 pub mod punycode;
 pub mod rfc_text;
+pub mod unicode;
 pub mod utf8;
 pub mod vocabulary;

@@ -1,5 +1,6 @@
-//! The label codec's UTS #46 reference against Unicode's own conformance
-//! data: the lines of `IdnaTestV2.txt` (the copy the `idna` crate's package
+//! The UTS #46 references against Unicode's own conformance data: the
+//! domain codec's on every line (below), and the label codec's on the
+//! lines of `IdnaTestV2.txt` (the copy the `idna` crate's package
 //! ships, Unicode 16.0.0) whose source is one label beginning with `xn--`
 //! in any case, and the `xn--` labels of the domain names of lines without
 //! an error, ToUnicode with every switch on (the file's default flags).
@@ -143,11 +144,26 @@ fn statuses(column: &str) -> Vec<String> {
         .collect()
 }
 
+/// The file's Unicode version: a code point assigned after it is
+/// unassigned there (so disallowed, V7), and may be valid in the
+/// reference's later data.
+const FILE_VERSION: punycheck::unicode::UnicodeVersion = punycheck::unicode::UnicodeVersion {
+    major: 16,
+    minor: 0,
+};
+
+/// Every line, ToUnicode (column 2 and its status) and ToASCII with
+/// Nontransitional Processing (columns 4 and 5), every switch on. A
+/// disagreement on a line that holds a code point assigned after the
+/// file's version is explained by the versions (the reference's data is
+/// later: [`punycheck::unicode::REFERENCE`]), and counted; any other is a
+/// failure. Column 6, Transitional Processing, is deprecated since
+/// UTS #46 revision 31 and no profile of punycheck's; it is not asked.
 #[test]
 fn the_domain_reference_agrees_with_every_line_of_unicodes_conformance_data() {
     use punycheck::domain;
     let text = std::fs::read_to_string(idna_test_v2()).expect("IdnaTestV2.txt");
-    let (mut asked, mut differ) = (0, Vec::new());
+    let (mut asked, mut differ, mut explained) = (0, Vec::new(), 0);
     for (n, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap();
         let columns: Vec<&str> = line.split(';').collect();
@@ -186,7 +202,13 @@ fn the_domain_reference_agrees_with_every_line_of_unicodes_conformance_data() {
             Ok(text) => unicode_status.is_empty() && *text == to_unicode,
             Err(_) => !unicode_status.is_empty(),
         };
-        if !agrees {
+        let newer = punycheck::unicode::first_assigned_after(
+            source.chars().chain(to_unicode.chars()).map(u32::from),
+            FILE_VERSION,
+        );
+        if !agrees && newer.is_some() {
+            explained += 1;
+        } else if !agrees {
             differ.push(format!(
                 "line {} ToUnicode: {source:?} expected {unicode_status:?} {to_unicode:?}, got {got:?}",
                 n + 1
@@ -200,7 +222,9 @@ fn the_domain_reference_agrees_with_every_line_of_unicodes_conformance_data() {
             Ok(text) => ascii_n_status.is_empty() && *text == ascii_n,
             Err(_) => !ascii_n_status.is_empty(),
         };
-        if !agrees {
+        if !agrees && newer.is_some() {
+            explained += 1;
+        } else if !agrees {
             differ.push(format!(
                 "line {} ToASCII: {source:?} expected {ascii_n_status:?} {ascii_n:?}, got {got:?}",
                 n + 1
@@ -208,6 +232,11 @@ fn the_domain_reference_agrees_with_every_line_of_unicodes_conformance_data() {
         }
     }
     assert!(asked >= 12_000, "{asked} asked");
+    // Today 12: code points of Unicode 17.0 and 18.0 in 7 lines.
+    assert!(
+        explained <= 40,
+        "{explained} explained by the Unicode version"
+    );
     assert!(
         differ.is_empty(),
         "{} of {asked}:\n{}",

@@ -1,0 +1,207 @@
+//! Unicode versions: the one punycheck's references judge by, and the
+//! version that first assigned each code point (the Age property), so
+//! that an implementation that declares an older version
+//! (`--unicode-version 14.0`) is judged by what its version knew.
+//!
+//! The references' data is ICU4X's ([`crate::label`]), generated from
+//! Unicode [`REFERENCE`]. The Age of each code point is Unicode's
+//! `DerivedAge.txt` of that version (`unicode_age.txt` beside this file:
+//! its ranges, names left out, under the Unicode License), checked against
+//! ICU4X's data by this module's tests: every code point it says is
+//! assigned, ICU4X has assigned, and no other.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::OnceLock;
+
+/// A Unicode version, as `major.minor` (`15.1`); the update number plays
+/// no part in which code points are assigned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct UnicodeVersion {
+    /// The major version.
+    pub major: u8,
+    /// The minor version.
+    pub minor: u8,
+}
+
+/// The version of the references' data (ICU4X 2.4's, Unicode 18.0.0).
+pub const REFERENCE: UnicodeVersion = UnicodeVersion {
+    major: 18,
+    minor: 0,
+};
+
+/// The ranges of `unicode_age.txt`: first, last, version.
+fn table() -> &'static [(u32, u32, UnicodeVersion)] {
+    static TABLE: OnceLock<Vec<(u32, u32, UnicodeVersion)>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        include_str!("unicode_age.txt")
+            .lines()
+            .filter(|line| !line.starts_with('#') && !line.is_empty())
+            .filter_map(|line| {
+                let (range, version) = line.split_once(';')?;
+                let (first, last) = range.split_once("..")?;
+                Some((
+                    u32::from_str_radix(first, 16).ok()?,
+                    u32::from_str_radix(last, 16).ok()?,
+                    version.parse().ok()?,
+                ))
+            })
+            .collect()
+    })
+}
+
+/// The version that first assigned `cp`; `None` for a code point
+/// unassigned in [`REFERENCE`] (or above U+10FFFF).
+pub fn age(cp: u32) -> Option<UnicodeVersion> {
+    let table = table();
+    let at = table.partition_point(|&(_, last, _)| last < cp);
+    table
+        .get(at)
+        .filter(|&&(first, _, _)| first <= cp)
+        .map(|&(_, _, version)| version)
+}
+
+/// Whether `cp` was assigned after `version`: unassigned in it, assigned
+/// in the references' data.
+pub fn assigned_after(cp: u32, version: UnicodeVersion) -> bool {
+    age(cp).is_some_and(|age| age > version)
+}
+
+/// The first code point of `code_points` assigned after `version`.
+pub fn first_assigned_after(
+    code_points: impl IntoIterator<Item = u32>,
+    version: UnicodeVersion,
+) -> Option<u32> {
+    code_points
+        .into_iter()
+        .find(|&cp| assigned_after(cp, version))
+}
+
+/// Why a version does not parse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadVersion(String);
+
+impl fmt::Display for BadVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:?} is not a Unicode version from 1.1 to {REFERENCE} (MAJOR.MINOR, as 15.1)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for BadVersion {}
+
+impl FromStr for UnicodeVersion {
+    type Err = BadVersion;
+
+    /// `MAJOR.MINOR` or `MAJOR.MINOR.UPDATE`, from 1.1 to [`REFERENCE`]:
+    /// a later version has code points the references do not know.
+    fn from_str(text: &str) -> Result<Self, BadVersion> {
+        let bad = || BadVersion(text.to_string());
+        let mut parts = text.trim().split('.');
+        let major: u8 = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
+        let minor: u8 = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
+        if let Some(update) = parts.next()
+            && update.parse::<u8>().is_err()
+        {
+            return Err(bad());
+        }
+        if parts.next().is_some() {
+            return Err(bad());
+        }
+        let version = UnicodeVersion { major, minor };
+        if version < (UnicodeVersion { major: 1, minor: 1 }) || version > REFERENCE {
+            return Err(bad());
+        }
+        Ok(version)
+    }
+}
+
+impl fmt::Display for UnicodeVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+impl serde::Serialize for UnicodeVersion {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for UnicodeVersion {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use icu_properties::props::{GeneralCategory, NoncharacterCodePoint};
+    use icu_properties::{CodePointMapData, CodePointSetData};
+
+    fn v(text: &str) -> UnicodeVersion {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn the_age_table_is_the_references_unicode() {
+        // Every code point the table calls assigned, ICU4X's data (the
+        // references') has assigned, and none other: the table and the
+        // data are the same Unicode version. DerivedAge.txt counts
+        // surrogates and noncharacters as assigned (General_Category Cs,
+        // and Cn with Noncharacter_Code_Point).
+        let gc = CodePointMapData::<GeneralCategory>::new();
+        let nonchar = CodePointSetData::new::<NoncharacterCodePoint>();
+        for cp in 0..=0x10FFFF_u32 {
+            let assigned = char::from_u32(cp)
+                .is_none_or(|c| gc.get(c) != GeneralCategory::Unassigned || nonchar.contains(c));
+            assert_eq!(age(cp).is_some(), assigned, "U+{cp:04X}");
+        }
+        assert!(table().len() > 1500);
+    }
+
+    #[test]
+    fn ages_are_unicodes() {
+        // DerivedAge.txt: A is 1.1, U+20C1 SAUDI RIYAL SIGN 17.0, U+1F600
+        // GRINNING FACE 6.1, U+10FFFF (a noncharacter) 2.0.
+        assert_eq!(age(0x41), Some(v("1.1")));
+        assert_eq!(age(0x20C1), Some(v("17.0")));
+        assert_eq!(age(0x1F600), Some(v("6.1")));
+        assert_eq!(age(0x10FFFF), Some(v("2.0")));
+        assert_eq!(age(0x110000), None);
+        assert!(assigned_after(0x20C1, v("16.0")));
+        assert!(!assigned_after(0x20C1, v("17.0")));
+        assert_eq!(
+            first_assigned_after([0x61, 0x1F600, 0x20C1], v("15.1")),
+            Some(0x20C1)
+        );
+    }
+
+    #[test]
+    fn versions_parse_within_the_references() {
+        assert_eq!(
+            v("14.0"),
+            UnicodeVersion {
+                major: 14,
+                minor: 0
+            }
+        );
+        assert_eq!(
+            v("15.1.0"),
+            UnicodeVersion {
+                major: 15,
+                minor: 1
+            }
+        );
+        assert_eq!(v("14.0").to_string(), "14.0");
+        for bad in ["", "14", "14.x", "19.0", "1.0", "14.0.0.0", "-1.0"] {
+            assert!(bad.parse::<UnicodeVersion>().is_err(), "{bad}");
+        }
+        assert!(v("9.0") < v("14.0"));
+    }
+}

@@ -1,0 +1,135 @@
+//! The whole-name classes of the IDN bugs of 2025-2026, each planted in a
+//! small implementation of our own (`tests/impls/planted_domain.py`, whose
+//! base is punycheck's whole-name reference behind `punycheck serve`), are
+//! reported by a check of 3,000 questions through `pipe:`, every cause
+//! one the plant explains, and the first reproducer exits 1; the
+//! implementation without a plant conforms, under a registry's switches
+//! and under the URL Standard's.
+
+mod common;
+
+use common::{BIN, punycheck, python, run_first_reproducer};
+
+const PLANTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/impls/planted_domain.py");
+
+/// The URL Standard's switches (`beStrict` false).
+const URL: &[&str] = &[
+    "--check-hyphens",
+    "false",
+    "--std3-rules",
+    "false",
+    "--verify-dns-length",
+    "false",
+];
+
+/// Checks the planted implementation with `bug` under `switches` (given to
+/// the check and to the plant's base alike): 3,000 questions, with a 120 s
+/// ceiling that only a stuck run meets. The exit status and the report.
+fn check(bug: &str, switches: &[&str]) -> (Option<i32>, String) {
+    let spec = format!(
+        "pipe:{} {PLANTED} {BIN} --bug {bug} {}",
+        python(),
+        switches.join(" ")
+    );
+    let mut args = vec![
+        "check",
+        "--codec",
+        "domain",
+        "--impl",
+        &spec,
+        "--seed",
+        "1",
+        "--cases",
+        "3000",
+        "--seconds",
+        "120",
+    ];
+    args.extend(switches);
+    let out = punycheck(&args);
+    let report =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code(), report)
+}
+
+/// The cause lines of a report (`  1. encode: ...`), each with the line
+/// after it (`input: ...`).
+fn causes(report: &str) -> Vec<String> {
+    let lines: Vec<&str> = report.lines().collect();
+    lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| {
+            let t = l.trim_start();
+            t.starts_with(|c: char| c.is_ascii_digit()) && t.contains(". ") && t.contains(": ")
+        })
+        .map(|(i, l)| format!("{l}\n{}", lines.get(i + 1).unwrap_or(&"")))
+        .collect()
+}
+
+#[test]
+fn the_implementation_without_a_plant_conforms_under_both_profiles() {
+    for switches in [&[][..], URL] {
+        let (status, report) = check("none", switches);
+        assert_eq!(status, Some(0), "{switches:?}:\n{report}");
+        assert!(report.contains("3000 identical"), "{report}");
+    }
+}
+
+#[test]
+fn each_whole_name_class_is_reported_by_what_it_breaks_and_reproduces() {
+    // The plant, and what every one of its causes shows.
+    let plants: [(&str, fn(&str) -> bool); 6] = [
+        ("bidi-per-label", |c| {
+            c.contains("reference: refused (bidi-across-labels); implementation: success")
+        }),
+        ("trailing-dot", |c| {
+            c.contains("reference: refused (empty-label); implementation: success")
+                || c.contains("different output")
+        }),
+        ("length-before-mapping", |c| {
+            c.contains("rejects what the reference accepts")
+        }),
+        ("ascii-fast-path", |c| {
+            c.contains("accepts what the reference rejects") && c.contains("basic only")
+        }),
+        ("empty-label", |c| {
+            c.contains("reference: refused (empty-label); implementation: success")
+        }),
+        ("u3002", |c| c.contains("u+3002") || c.contains('\u{3002}')),
+    ];
+    for (bug, explained) in plants {
+        let (status, report) = check(bug, &[]);
+        assert_eq!(status, Some(1), "{bug}:\n{report}");
+        let causes = causes(&report);
+        assert!(!causes.is_empty(), "{bug}:\n{report}");
+        for cause in &causes {
+            assert!(
+                explained(cause),
+                "{bug}: not the plant's: {cause}\n{report}"
+            );
+        }
+        let again = run_first_reproducer(bug, &report);
+        assert_eq!(
+            again.status.code(),
+            Some(1),
+            "{bug}: the reproducer does not reproduce:\n{}{}",
+            String::from_utf8_lossy(&again.stdout),
+            String::from_utf8_lossy(&again.stderr)
+        );
+    }
+}
+
+#[test]
+fn a_dropped_trailing_dot_is_reported_under_the_url_standards_switches_too() {
+    // There the reference keeps the root label's dot: example.com. is
+    // example.com., and an implementation that drops it answers otherwise.
+    let (status, report) = check("trailing-dot", URL);
+    assert_eq!(status, Some(1), "{report}");
+    let causes = causes(&report);
+    assert!(
+        causes
+            .iter()
+            .any(|c| c.contains("encode: different output")),
+        "{causes:#?}"
+    );
+}

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""A whole-name implementation with one class of the 2025-2026 IDN bugs planted.
+
+Usage: planted_domain.py PUNYCHECK --bug BUG [SWITCHES...]
+       (a pipe: program, --codec domain; SWITCHES are punycheck's profile
+       options, e.g. --verify-dns-length false, passed to its base)
+
+Its base is correct: every question goes to punycheck's own whole-name
+reference (`PUNYCHECK serve --codec domain --impl domain-ref SWITCHES`), and
+its answer is kept, except where the planted bug answers first. Each bug is
+written as the implementations that had it went wrong:
+
+  bidi-per-label   ada before ada-url/idna#91, the Python idna package 3.13:
+                   the Bidi rule is checked label by label, so a label with
+                   no right-to-left character of its own passes beside one
+                   that has (Node's url.domainToASCII('\u0627.1x')).
+  trailing-dot     addressable#609: a trailing dot is dropped, so
+                   example.com. is example.com.
+  length-before-mapping  the lengths of 63 and 253 octets are counted on the
+                   input's UTF-8 before mapping, so 63 U+FF41 (189 octets,
+                   63 after mapping) is refused.
+  ascii-fast-path  bun#41464: a name of ASCII only is lowercased and
+                   answered as it is, its xn-- labels and STD3 rules
+                   unchecked.
+  empty-label      an empty label (a..b) is accepted under VerifyDnsLength.
+  u3002            url-parse#241: U+3002 IDEOGRAPHIC FULL STOP is not taken
+                   as a separator, so it stays inside its label.
+  none             no bug: the base's answers.
+"""
+import subprocess
+import sys
+
+SEPARATORS = {0x2E, 0x3002, 0xFF0E, 0xFF61}
+
+
+def tokens(code_points):
+    return " ".join("u+%04X" % cp for cp in code_points)
+
+
+def parse(rest):
+    """The code points of a question's tokens."""
+    return [int(t[2:], 16) for t in rest.split()] if rest.strip() else []
+
+
+def split(code_points, separators=SEPARATORS):
+    labels = [[]]
+    for cp in code_points:
+        if cp in separators:
+            labels.append([])
+        else:
+            labels[-1].append(cp)
+    return labels
+
+
+class Base:
+    """punycheck serve, asked a line at a time."""
+
+    def __init__(self, punycheck, codec, switches):
+        self.process = subprocess.Popen(
+            [punycheck, "serve", "--codec", codec] + switches,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+        )
+
+    def ask(self, line):
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+        return self.process.stdout.readline().rstrip("\n")
+
+
+def per_label(label_base, verb, labels):
+    """Each label asked of the label codec's reference alone, joined by
+    U+002E: the answer of an implementation that checks the Bidi rule label
+    by label. None when a label is refused on its own."""
+    out = []
+    for label in labels:
+        if verb == "encode":
+            said = label_base.ask("encode " + tokens(label))
+        else:
+            said = label_base.ask("decode " + "".join(map(chr, label)))
+        if not said.startswith("ok"):
+            return None
+        out.append(said[3:])
+    if verb == "encode":
+        return "ok " + ".".join(out)
+    return ("ok " + " u+002E ".join(out)).replace("  ", " ").rstrip()
+
+
+def main():
+    if len(sys.argv) < 4 or sys.argv[2] != "--bug":
+        sys.exit("usage: planted_domain.py PUNYCHECK --bug BUG [SWITCHES...]")
+    punycheck, bug, switches = sys.argv[1], sys.argv[3], sys.argv[4:]
+    base = Base(punycheck, "domain", ["--impl", "domain-ref"] + switches)
+    label_base = Base(punycheck, "label", ["--impl", "label-ref"] + switches)
+    lenient = Base(
+        punycheck, "domain", ["--impl", "domain-ref"] + switches + ["--verify-dns-length", "false"]
+    )
+
+    for line in sys.stdin:
+        question = line.rstrip("\n")
+        verb, _, rest = question.partition(" ")
+        try:
+            code_points = parse(rest)
+        except ValueError:
+            code_points = None
+        answer = None
+        if code_points is not None and verb in ("encode", "decode"):
+            if bug == "bidi-per-label":
+                said = base.ask(question)
+                if "Bidi rule across labels" in said:
+                    answer = per_label(label_base, verb, split(code_points))
+            elif bug == "trailing-dot" and code_points and code_points[-1] in SEPARATORS:
+                answer = base.ask(verb + " " + tokens(code_points[:-1]))
+            elif bug == "length-before-mapping" and verb == "encode":
+                octets = [len("".join(map(chr, label)).encode("utf-8")) for label in split(code_points)]
+                if any(n > 63 for n in octets) or sum(octets) + len(octets) - 1 > 253:
+                    answer = "error the name is too long"
+            elif bug == "ascii-fast-path" and verb == "encode" and all(cp < 0x80 for cp in code_points):
+                answer = "ok " + "".join(map(chr, code_points)).lower()
+            elif bug == "empty-label":
+                said = base.ask(question)
+                if said.endswith("is empty (UTS #46 section 4.2, ToASCII, step 4, VerifyDnsLength: each label 1 to 63 octets (the root label too, as IdnaTestV2.txt reads it))"):
+                    answer = lenient.ask(question)
+            elif bug == "u3002" and 0x3002 in code_points:
+                labels = split(code_points, SEPARATORS - {0x3002})
+                if verb == "decode":
+                    answer = "ok " + tokens(code_points)
+                else:
+                    out = []
+                    for label in labels:
+                        text = "".join(map(chr, label)).lower()
+                        if 0x3002 in label:
+                            out.append("xn--" + text.encode("punycode").decode("ascii"))
+                        else:
+                            said = label_base.ask("encode " + tokens(label))
+                            if not said.startswith("ok"):
+                                out = None
+                                break
+                            out.append(said[3:])
+                    if out is not None:
+                        answer = "ok " + ".".join(out)
+        if answer is None:
+            answer = base.ask(question)
+        sys.stdout.write(answer + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
