@@ -11,6 +11,7 @@ use punycheck::codec::Codec;
 use punycheck::engines::declaration::{DirectionsDecl, DomainDecl, ErrorsDecl};
 use punycheck::harness::cost;
 use punycheck::label::{LabelProfile, LabelRules};
+use punycheck::unicode::UnicodeVersion;
 use punycheck::utf8;
 
 /// Checks Punycode (RFC 3492) implementations against each other and
@@ -130,6 +131,11 @@ pub(crate) struct DeclArgs {
     /// The longest input it decodes, in bytes (its own limit).
     #[arg(long, value_name = "N")]
     pub(crate) max_decode: Option<usize>,
+    /// With --codec label or domain: the Unicode version of its data (as
+    /// 15.1): a difference on a question holding a code point assigned
+    /// after it is the divergence class unicode-version, not a finding.
+    #[arg(long, value_name = "X.Y")]
+    pub(crate) unicode_version: Option<UnicodeVersion>,
     /// Seconds one question may take (default 5): an exec: program, pipe:
     /// answer or so: call that takes longer is asked once more, with the
     /// same limit, before it counts as a hang; a built-in's answer to
@@ -166,6 +172,7 @@ impl DeclArgs {
             },
             max_encode: self.max_encode,
             max_decode: self.max_decode,
+            unicode_version: self.unicode_version,
             timeout: self.timeout,
             jobs: self.jobs.map(usize::from),
             memory_limit: self.memory_limit,

@@ -31,6 +31,7 @@
 //! directions = "decode-only"  # "both", "decode-only" (--decode-only), "encode-only"
 //! max-encode = 1000           # as --max-encode (code points)
 //! max-decode = 2000           # as --max-decode (bytes)
+//! # unicode-version = "14.0"   # as --unicode-version (label and domain)
 //! timeout = 5.0               # as --timeout (seconds per question)
 //! memory-limit = 2048         # as --memory-limit (MB per process; 0: none)
 //! jobs = 2                    # as --jobs (exec:/pipe: processes at once)
@@ -65,6 +66,7 @@ use punycheck::codec::Codec;
 use punycheck::engines::declaration::{DirectionsDecl, DomainDecl, ErrorsDecl};
 use punycheck::engines::{Declaration, SpecOptions};
 use punycheck::label::LabelRules;
+use punycheck::unicode::UnicodeVersion;
 
 /// The file `check` reads from the working directory.
 pub const DEFAULT_FILE: &str = "punycheck.toml";
@@ -107,6 +109,8 @@ pub struct Implementation {
     pub max_encode: Option<usize>,
     /// `--max-decode`.
     pub max_decode: Option<usize>,
+    /// `--unicode-version`.
+    pub unicode_version: Option<UnicodeVersion>,
     /// `--timeout`: seconds one question may take; [`DEFAULT_TIMEOUT`]
     /// when not given.
     pub timeout: Option<f64>,
@@ -219,6 +223,7 @@ impl Implementation {
             directions: self.directions.or(lower.directions),
             max_encode: self.max_encode.or(lower.max_encode),
             max_decode: self.max_decode.or(lower.max_decode),
+            unicode_version: self.unicode_version.or(lower.unicode_version),
             timeout: self.timeout.or(lower.timeout),
             jobs: self.jobs.or(lower.jobs),
             memory_limit: self.memory_limit.or(lower.memory_limit),
@@ -246,6 +251,7 @@ impl Implementation {
             directions: self.directions,
             max_encode: self.max_encode,
             max_decode: self.max_decode,
+            unicode_version: self.unicode_version,
         }
     }
 
@@ -261,6 +267,12 @@ impl Implementation {
     /// of every process started from now on (`--memory-limit`), which is
     /// the process module's, not one engine's.
     pub fn options(&self, codec: Codec) -> Result<SpecOptions, String> {
+        if self.unicode_version.is_some() && codec.label_profile().is_none() {
+            return Err(format!(
+                "--unicode-version (unicode-version) goes with --codec label or --codec domain, \
+                 not {codec}: the other codecs hold no Unicode data"
+            ));
+        }
         let megabytes = self
             .memory_limit
             .unwrap_or(punycheck::engines::process::DEFAULT_MEMORY_LIMIT >> 20);

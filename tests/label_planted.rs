@@ -59,7 +59,8 @@ fn the_implementation_without_a_plant_conforms() {
     let declared = value["declaration"]["text"].as_str().unwrap();
     assert!(
         declared.ends_with(
-            "label rules uts46 (CheckHyphens=true UseSTD3ASCIIRules=true VerifyDnsLength=true)"
+            "label rules uts46 (CheckHyphens=true UseSTD3ASCIIRules=true VerifyDnsLength=true); \
+             the references' Unicode 18.0"
         ),
         "{declared}"
     );

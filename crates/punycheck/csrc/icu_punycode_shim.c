@@ -147,14 +147,6 @@ punycheck_icu_label (int name, int to_ascii, int std3, const char *label,
   return n;
 }
 
-/* Whether ICU's Unicode data has c unassigned (General_Category Cn, not a
-   noncharacter): what its UTS #46 refuses as disallowed for want of data. */
-int
-punycheck_icu_unassigned (int32_t c)
-{
-  return u_charType (c) == U_UNASSIGNED && !u_hasBinaryProperty (c, UCHAR_NONCHARACTER_CODE_POINT);
-}
-
 /* The version of ICU's Unicode data, as "15.0". */
 void
 punycheck_icu_unicode_version (char *dest)

@@ -45,14 +45,15 @@
 //! or ideographic full stop is a mapping's business, RFC 5895 section 2
 //! step 5: here it is a DISALLOWED code point of a label). An ASCII label
 //! that begins with `xn--` in any case must be an A-label (section 5.3,
-//! [`crate::label::idna2008`]); another ASCII label is an LDH label
-//! (RFC 5890 section 2.3.1), lowercased (DNS compares ASCII case-blind,
-//! RFC 4343), with CheckHyphens refused for a hyphen-minus first, last,
-//! or in both the third and fourth positions, and with UseSTD3ASCIIRules
-//! for anything but letters, digits and hyphen-minus; a non-ASCII label
-//! must be a U-label (section 5.4). RFC 5893 section 2: "In a Bidi domain
-//! name, ... every label" meets the six conditions. Lengths as for
-//! UTS #46, under VerifyDnsLength.
+//! [`crate::label::idna2008`]), and is given back lowercased (section
+//! 5.3); another ASCII label is an LDH label (RFC 5890 section 2.3.1),
+//! which IDNA2008 leaves as it is (its case too: DNS compares ASCII
+//! case-blind, RFC 4343), with CheckHyphens refused for a hyphen-minus
+//! first, last, or in both the third and fourth positions, and with
+//! UseSTD3ASCIIRules for anything but letters, digits and hyphen-minus; a
+//! non-ASCII label must be a U-label (section 5.4). RFC 5893 section 2:
+//! "In a Bidi domain name, ... every label" meets the six conditions.
+//! Lengths as for UTS #46, under VerifyDnsLength, in ToASCII only.
 //!
 //! # IDNA2003 (RFC 3490)
 //!
@@ -353,10 +354,17 @@ pub fn to_unicode(profile: LabelProfile, name: &[u8]) -> Result<Vec<u32>, Domain
     let switches = profile.switches;
     let labels: Vec<Vec<char>> = match profile.rules {
         LabelRules::Uts46 => uts46_process(switches, &chars)?,
-        LabelRules::Idna2008 => idna2008_labels(switches, &chars)?
-            .into_iter()
-            .map(|(_, unicode)| unicode)
-            .collect(),
+        LabelRules::Idna2008 => {
+            // ToUnicode has no length rule.
+            let switches = Switches {
+                verify_dns_length: false,
+                ..switches
+            };
+            idna2008_labels(switches, &chars)?
+                .into_iter()
+                .map(|(_, unicode)| unicode)
+                .collect()
+        }
         LabelRules::Idna2003 => split(&chars, &SEPARATORS)
             .into_iter()
             .enumerate()
@@ -451,14 +459,12 @@ fn idna2008_label(switches: Switches, label: &[char]) -> Result<(Vec<u8>, Vec<ch
         let ascii = label::idna2008::u_label(switches, label)?;
         return Ok((ascii, label.to_vec()));
     }
-    let ascii: Vec<u8> = label
-        .iter()
-        .map(|&c| (c as u8).to_ascii_lowercase())
-        .collect();
+    let ascii: Vec<u8> = label.iter().map(|&c| c as u8).collect();
     if label::has_ace_prefix(&ascii) {
-        let code_points = label::idna2008::a_label(switches, &ascii, false)?;
+        let lowered = ascii.to_ascii_lowercase();
+        let code_points = label::idna2008::a_label(switches, &lowered, false)?;
         return Ok((
-            ascii,
+            lowered,
             code_points.into_iter().filter_map(char::from_u32).collect(),
         ));
     }
@@ -728,9 +734,10 @@ mod tests {
             "ascii-only"
         );
         let idna2008 = rules(LabelRules::Idna2008);
+        // An LDH label keeps its case; an A-label is lowercased first.
         assert_eq!(
-            unicode(idna2008, "WWW.xn--bcher-kva.de").unwrap(),
-            "www.bücher.de"
+            unicode(idna2008, "WWW.XN--BCHER-KVA.de").unwrap(),
+            "WWW.bücher.de"
         );
         let idna2003 = rules(LabelRules::Idna2003);
         assert_eq!(

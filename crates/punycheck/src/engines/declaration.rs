@@ -7,8 +7,9 @@
 //! one, never a finding: `--domain unicode` (class `domain`), `--errors
 //! failure-only` (`error-detail`), `--no-annotations` (`annotations`),
 //! `--decode-only` and `--encode-only` (`direction`), `--max-encode N` and
-//! `--max-decode N` (`length-limit`). Nothing declared keeps what the
-//! implementation declares itself.
+//! `--max-decode N` (`length-limit`), `--unicode-version X.Y`
+//! (`unicode-version`). Nothing declared keeps what the implementation
+//! declares itself.
 
 use std::fmt;
 
@@ -19,6 +20,7 @@ use super::{
     PunycodeInput,
 };
 use crate::codec::Codec;
+use crate::unicode::UnicodeVersion;
 
 /// Declared facts about an implementation; `None` leaves its own.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,6 +46,9 @@ pub struct Declaration {
     /// to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_decode: Option<usize>,
+    /// The Unicode version of its data (the `label` and `domain` codecs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unicode_version: Option<UnicodeVersion>,
 }
 
 /// `--domain`, as written on the command line and in `punycheck.toml`.
@@ -107,6 +112,7 @@ impl Declaration {
             directions: self.directions.or(base.directions),
             max_encode: self.max_encode.or(base.max_encode),
             max_decode: self.max_decode.or(base.max_decode),
+            unicode_version: self.unicode_version.or(base.unicode_version),
         }
     }
 
@@ -146,6 +152,9 @@ impl Declaration {
             caps.max_decode_input = self.max_decode;
             caps.bound_answers.encoded = true;
         }
+        if self.unicode_version.is_some() {
+            caps.unicode_version = self.unicode_version;
+        }
         caps
     }
 
@@ -176,6 +185,9 @@ impl Declaration {
         }
         if let Some(n) = self.max_decode {
             out += &format!(" --max-decode {n}");
+        }
+        if let Some(version) = self.unicode_version {
+            out += &format!(" --unicode-version {version}");
         }
         out
     }
@@ -215,6 +227,12 @@ pub fn describe(caps: &Capabilities) -> String {
     }
     if let Some(n) = caps.max_decode_input {
         parts.push(format!("max-decode {n} bytes"));
+    }
+    if let Some(version) = caps.unicode_version {
+        parts.push(format!(
+            "Unicode {version} (the references': {})",
+            crate::unicode::REFERENCE
+        ));
     }
     parts.join(", ")
 }
@@ -289,8 +307,13 @@ mod tests {
             directions: Some(DirectionsDecl::DecodeOnly),
             max_encode: Some(10),
             max_decode: Some(20),
+            unicode_version: Some("14.0".parse().unwrap()),
         };
         let caps = declared.apply(own);
+        assert_eq!(
+            caps.unicode_version.map(|v| v.to_string()).as_deref(),
+            Some("14.0")
+        );
         assert_eq!(caps.domain, CodePointDomain::UnicodeScalar);
         assert_eq!(caps.errors, ErrorDetail::FailureOnly);
         assert!(!caps.annotations);
@@ -301,11 +324,11 @@ mod tests {
         );
         assert_eq!(
             declared.options(),
-            " --domain unicode --errors failure-only --no-annotations --decode-only --max-encode 10 --max-decode 20"
+            " --domain unicode --errors failure-only --no-annotations --decode-only --max-encode 10 --max-decode 20 --unicode-version 14.0"
         );
         assert_eq!(
             describe(&caps),
-            "domain unicode, errors failure-only, annotations no, decode only, max-encode 10 code points, max-decode 20 bytes"
+            "domain unicode, errors failure-only, annotations no, decode only, max-encode 10 code points, max-decode 20 bytes, Unicode 14.0 (the references': 18.0)"
         );
     }
 

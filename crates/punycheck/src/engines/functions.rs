@@ -162,6 +162,7 @@ impl Engine for Functions {
             bound_answers: Default::default(),
             directions,
             deviations: &[],
+            unicode_version: None,
         };
         self.declaration.apply(own)
     }

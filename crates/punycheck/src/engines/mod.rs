@@ -203,6 +203,12 @@ pub struct Capabilities {
     /// answer that differs from the reference is classified (class
     /// `listed`) only when one of these explains it.
     pub deviations: &'static [Deviation],
+    /// The Unicode version of its data, where it is older than the
+    /// references' ([`crate::unicode::REFERENCE`]): a difference on a
+    /// question that holds a code point assigned after it is classified
+    /// (class `unicode-version`), never a finding. `None`: the
+    /// references' own.
+    pub unicode_version: Option<crate::unicode::UnicodeVersion>,
 }
 
 /// Which of an implementation's declared limits also bound what it

@@ -466,11 +466,13 @@ pub fn run(
         version: super::report::VERSION,
         implementation: settings.spec.clone(),
         codec: engine.codec().to_string(),
-        // A label check says the profile it judged by.
+        // A label or domain check says the profile it judged by, and the
+        // references' Unicode version.
         declared: match engine.codec().label_profile() {
             Some(profile) => format!(
-                "{}; label rules {profile}",
-                describe(&engine.capabilities())
+                "{}; label rules {profile}; the references' Unicode {}",
+                describe(&engine.capabilities()),
+                crate::unicode::REFERENCE
             ),
             None => describe(&engine.capabilities()),
         },

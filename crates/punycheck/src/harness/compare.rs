@@ -169,6 +169,9 @@ pub fn evaluate(
             if let Some(verdict) = refused_outside_domain(caps, codec, request, reference, got) {
                 return verdict;
             }
+            if let Some(verdict) = newer_than_declared(caps, codec, request, reference, got) {
+                return verdict;
+            }
             if let Some(deviation) = caps
                 .deviations
                 .iter()
@@ -185,6 +188,59 @@ pub fn evaluate(
         }
         other => other,
     }
+}
+
+/// A difference on a question of the `label` or `domain` codec that holds
+/// a code point assigned after the Unicode version the implementation
+/// declares (in its text, inside one of its A-labels, or in either
+/// answer): answered by another Unicode, so classified
+/// (`unicode-version`), not a finding. Not an answer where the reference
+/// refuses: a code point its version lacks is disallowed there, so that is
+/// no reason to accept.
+fn newer_than_declared(
+    caps: &Capabilities,
+    codec: Codec,
+    request: &Request,
+    reference: &Expected,
+    got: &Result<Expected, EngineError>,
+) -> Option<Verdict> {
+    let declared = caps.unicode_version?;
+    codec.label_profile()?;
+    if matches!(reference, Expected::Error(_)) && !is_refusal(got) {
+        return None;
+    }
+    let mut code_points: Vec<u32> = match request {
+        Request::Encode { code_points, .. } => code_points.clone(),
+        Request::Decode(bytes) => {
+            let text = String::from_utf8_lossy(bytes);
+            let mut all: Vec<u32> = text.chars().map(u32::from).collect();
+            // What each A-label's Punycode holds.
+            for label in text.split(crate::domain::SEPARATORS) {
+                let label = label.as_bytes();
+                if crate::label::has_ace_prefix(label)
+                    && let Ok(decoded) = crate::punycode::decode(&label[4..])
+                {
+                    all.extend(decoded.code_points);
+                }
+            }
+            all
+        }
+    };
+    for answer in [Some(reference), got.as_ref().ok()].into_iter().flatten() {
+        if let Expected::Decoded(cps) = answer {
+            code_points.extend(&cps.values);
+        }
+    }
+    let cp = crate::unicode::first_assigned_after(code_points, declared)?;
+    let age = crate::unicode::age(cp)?;
+    Some(Verdict::Divergence {
+        class: Class::UnicodeVersion,
+        detail: format!(
+            "u+{cp:04X} was assigned in Unicode {age}, after the {declared} it declares \
+             (the references' data is Unicode {})",
+            crate::unicode::REFERENCE
+        ),
+    })
 }
 
 /// `detail` with the rule by which the `label` codec's reference refuses

@@ -208,7 +208,7 @@ const NOTES: [(&str, &str, &str); 15] = [
     (
         "OtherCodec",
         "Functionality",
-        "A case of AMC-ACE-Z, LACE, RFC 2279 UTF-8 or the A-label layer (ToUnicode and ToASCII of one label under UTS #46 with CheckHyphens, UseSTD3ASCIIRules and VerifyDnsLength on): the codecs punycheck checks beside Punycode, for the implementations of those.",
+        "A case of AMC-ACE-Z, LACE, RFC 2279 UTF-8, the A-label layer (ToUnicode and ToASCII of one label under UTS #46 with CheckHyphens, UseSTD3ASCIIRules and VerifyDnsLength on) or of whole domain names (the same on a name of any number of labels): the codecs punycheck checks beside Punycode, for the implementations of those.",
     ),
 ];
 
@@ -349,8 +349,8 @@ fn test(tc_id: usize, case: &Case) -> Test {
             test.output_code_points = Some(cps.values.clone());
             test.case_flags = case.annotations.then(|| cps.flags.clone());
         }
-        // A label is refused or not, with no RFC 3492 kind.
-        Expected::Error(_) if matches!(case.codec, Codec::Label(_)) => {
+        // A label or a name is refused or not, with no RFC 3492 kind.
+        Expected::Error(_) if case.codec.label_profile().is_some() => {
             test.error = Some("refused".into())
         }
         Expected::Error(kind) => test.error = Some(kind.name().to_string()),

@@ -138,6 +138,7 @@ fn letter(class: Class) -> char {
         Class::ErrorDetail => 'E',
         Class::Listed => 'K',
         Class::Direction => 'R',
+        Class::UnicodeVersion => 'U',
     }
 }
 

@@ -26,11 +26,13 @@ pub enum Class {
     Listed,
     /// A direction (encoding or decoding) it declares it does not do.
     Direction,
+    /// A code point assigned after the Unicode version it declares.
+    UnicodeVersion,
 }
 
 impl Class {
     /// Every class.
-    pub const ALL: [Class; 7] = [
+    pub const ALL: [Class; 8] = [
         Class::Domain,
         Class::Annotations,
         Class::InputForm,
@@ -38,6 +40,7 @@ impl Class {
         Class::ErrorDetail,
         Class::Listed,
         Class::Direction,
+        Class::UnicodeVersion,
     ];
 
     /// The id used in the table and in reports.
@@ -50,6 +53,7 @@ impl Class {
             Class::ErrorDetail => "error-detail",
             Class::Listed => "listed",
             Class::Direction => "direction",
+            Class::UnicodeVersion => "unicode-version",
         }
     }
 

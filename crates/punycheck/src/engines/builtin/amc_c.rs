@@ -44,6 +44,7 @@ impl Engine for AmcC {
             bound_answers: Default::default(),
             directions: crate::engines::Directions::Both,
             deviations: &[],
+            unicode_version: None,
         }
     }
 
@@ -110,6 +111,7 @@ impl Engine for AmcCAsPunycode {
         Capabilities {
             directions: crate::engines::Directions::Both,
             deviations: std::slice::from_ref(&LITERAL_BASICS),
+            unicode_version: None,
             ..AmcC.capabilities()
         }
     }

@@ -82,6 +82,7 @@ impl Engine for Bootstring {
             bound_answers: Default::default(),
             directions: crate::engines::Directions::Both,
             deviations: &[],
+            unicode_version: None,
         }
     }
 

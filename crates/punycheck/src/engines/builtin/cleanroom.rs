@@ -31,6 +31,7 @@ impl Engine for CleanRoom {
             bound_answers: Default::default(),
             directions: crate::engines::Directions::Both,
             deviations: &[],
+            unicode_version: None,
         }
     }
 

@@ -343,6 +343,7 @@ impl Engine for Icu {
             bound_answers: Default::default(),
             directions: crate::engines::Directions::Both,
             deviations: DEVIATIONS,
+            unicode_version: None,
         }
     }
 

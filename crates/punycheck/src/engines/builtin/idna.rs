@@ -32,6 +32,7 @@ impl Engine for Idna {
             bound_answers: Default::default(),
             directions: crate::engines::Directions::Both,
             deviations: &[],
+            unicode_version: None,
         }
     }
 

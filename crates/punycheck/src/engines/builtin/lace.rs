@@ -42,6 +42,7 @@ impl Engine for LaceCleanRoom {
             bound_answers: Default::default(),
             directions: crate::engines::Directions::Both,
             deviations: &[],
+            unicode_version: None,
         }
     }
 

@@ -329,6 +329,7 @@ impl Engine for Libidn2 {
             bound_answers: Default::default(),
             directions: crate::engines::Directions::Both,
             deviations: DEVIATIONS,
+            unicode_version: None,
         }
     }
 

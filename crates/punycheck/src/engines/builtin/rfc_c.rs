@@ -53,6 +53,7 @@ impl Engine for RfcC {
             bound_answers: Default::default(),
             directions: crate::engines::Directions::Both,
             deviations: &[],
+            unicode_version: None,
         }
     }
 

@@ -60,6 +60,7 @@ impl Engine for Utf8CleanRoom {
             bound_answers: Default::default(),
             directions: crate::engines::Directions::Both,
             deviations: &[],
+            unicode_version: None,
         }
     }
 
@@ -136,6 +137,7 @@ impl Engine for StdUtf8 {
             bound_answers: Default::default(),
             directions: crate::engines::Directions::Both,
             deviations: STD_DEVIATIONS,
+            unicode_version: None,
         }
     }
 

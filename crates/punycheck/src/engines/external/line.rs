@@ -153,6 +153,7 @@ impl Program {
             bound_answers: Default::default(),
             directions: Directions::Both,
             deviations: &[],
+            unicode_version: None,
         };
         self.declaration.apply(own)
     }

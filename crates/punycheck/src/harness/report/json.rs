@@ -133,6 +133,9 @@ struct Declaration {
     directions: &'static str,
     max_encode: Option<usize>,
     max_decode: Option<usize>,
+    /// The Unicode version it declares (the `label` and `domain` codecs);
+    /// `None`: the references' own.
+    unicode_version: Option<String>,
     options: String,
     text: String,
 }
@@ -391,6 +394,7 @@ pub fn report(report: &CheckReport) -> String {
         },
         max_encode: caps.max_encode_input,
         max_decode: caps.max_decode_input,
+        unicode_version: caps.unicode_version.map(|v| v.to_string()),
         options: report.declared_options.trim().to_string(),
         text: report.declared.clone(),
     };

@@ -3,12 +3,14 @@
 //! `uidna_nameToUnicodeUTF8` for domain names) through
 //! `csrc/icu_punycode_shim.c`, with the cargo feature `icu`.
 
+use std::ffi::CStr;
 use std::os::raw::{c_char, c_int};
 
 use super::{capabilities, decoded_text, domain_capabilities, label_text};
 use crate::codec::Codec;
 use crate::engines::{Capabilities, DecodeResult, Deviation, EncodeResult, Engine, EngineError};
 use crate::label::{self, LabelProfile};
+use crate::unicode::UnicodeVersion;
 use crate::vocabulary::{Expected, Request};
 
 unsafe extern "C" {
@@ -23,7 +25,7 @@ unsafe extern "C" {
         errors: *mut u32,
         status: *mut c_int,
     ) -> i32;
-    fn punycheck_icu_unassigned(c: i32) -> c_int;
+    fn punycheck_icu_unicode_version(dest: *mut c_char);
 }
 
 // UIDNA_ERROR_* bits of <unicode/uidna.h> that the caller's switches
@@ -35,20 +37,19 @@ const LEADING_HYPHEN: u32 = 8;
 const TRAILING_HYPHEN: u32 = 0x10;
 const HYPHEN_3_4: u32 = 0x20;
 
-/// Whether ICU's own Unicode data lacks a code point of the label (or
-/// of what the reference decodes it to), which its UTS #46 then
-/// refuses as disallowed.
-fn unknown_to_icu(request: &Request, reference: &Expected) -> bool {
-    let unassigned = |cp: u32| unsafe { punycheck_icu_unassigned(cp as i32) } != 0;
-    let in_request = match request {
-        Request::Encode { code_points, .. } => code_points.iter().any(|&cp| unassigned(cp)),
-        Request::Decode(_) => false,
-    };
-    let in_answer = match reference {
-        Expected::Decoded(cps) => cps.values.iter().any(|&cp| unassigned(cp)),
-        _ => false,
-    };
-    in_request || in_answer
+/// The Unicode version of the ICU in use (15.0 for Debian's ICU 72), as
+/// its `u_getUnicodeVersion` says; `None` when it is not older than the
+/// references' (then nothing is explained by it).
+pub fn unicode_version() -> Option<UnicodeVersion> {
+    let mut text = [0 as c_char; 32];
+    // SAFETY: u_versionToString writes at most U_MAX_VERSION_STRING_LENGTH
+    // (20) bytes and a NUL into the 32-byte buffer.
+    unsafe { punycheck_icu_unicode_version(text.as_mut_ptr()) };
+    // SAFETY: NUL-terminated by u_versionToString.
+    let text = unsafe { CStr::from_ptr(text.as_ptr()) }.to_string_lossy();
+    text.parse()
+        .ok()
+        .filter(|&version| version < crate::unicode::REFERENCE)
 }
 
 /// Whether `cps` begin with `xn--` in any case.
@@ -64,36 +65,23 @@ fn a_label_begins_with_ace_prefix(cps: &[u32]) -> bool {
         .any(begins_with_ace_prefix)
 }
 
-/// ICU's data is the Unicode version of the ICU installed (15.0 for
-/// Debian's ICU 72): a code point assigned since is disallowed there.
-/// And ICU has no CheckHyphens switch.
-pub const DEVIATIONS: &[Deviation] = &[
-    Deviation {
-        id: "unicode-version",
-        reason: "ICU's UTS #46 data is its own Unicode version's (15.0 in ICU 72): a code point assigned since is unassigned there, so disallowed, where the reference's later data has it valid",
-        explains: |request, reference, got| {
-            matches!(reference, Expected::Decoded(_) | Expected::Encoded(_))
-                && matches!(got, Err(EngineError::Failed(_)))
-                && unknown_to_icu(request, reference)
-        },
+/// ICU has no CheckHyphens switch. (Its data is its own Unicode
+/// version's, 15.0 for Debian's ICU 72: declared as its
+/// [`Capabilities::unicode_version`], the class `unicode-version`.)
+pub const DEVIATIONS: &[Deviation] = &[Deviation {
+    id: "no-check-hyphens",
+    reason: "ICU's uidna has no CheckHyphens switch (uidna.h: it always reports UIDNA_ERROR_LEADING_HYPHEN, TRAILING_HYPHEN and HYPHEN_3_4), so CheckHyphens=false is its caller masking those errors, and the error of a label that begins with xn-- (UTS #46 validity criterion 4, revision 31) goes with HYPHEN_3_4",
+    explains: |request, reference, got| {
+        let begins = match (request, got) {
+            (Request::Encode { code_points, .. }, _) => a_label_begins_with_ace_prefix(code_points),
+            (Request::Decode(_), Ok(Expected::Decoded(cps))) => {
+                a_label_begins_with_ace_prefix(&cps.values)
+            }
+            _ => false,
+        };
+        matches!(reference, Expected::Error(_)) && got.is_ok() && begins
     },
-    Deviation {
-        id: "no-check-hyphens",
-        reason: "ICU's uidna has no CheckHyphens switch (uidna.h: it always reports UIDNA_ERROR_LEADING_HYPHEN, TRAILING_HYPHEN and HYPHEN_3_4), so CheckHyphens=false is its caller masking those errors, and the error of a label that begins with xn-- (UTS #46 validity criterion 4, revision 31) goes with HYPHEN_3_4",
-        explains: |request, reference, got| {
-            let begins = match (request, got) {
-                (Request::Encode { code_points, .. }, _) => {
-                    a_label_begins_with_ace_prefix(code_points)
-                }
-                (Request::Decode(_), Ok(Expected::Decoded(cps))) => {
-                    a_label_begins_with_ace_prefix(&cps.values)
-                }
-                _ => false,
-            };
-            matches!(reference, Expected::Error(_)) && got.is_ok() && begins
-        },
-    },
-];
+}];
 
 /// ICU's UTS #46 on one label, selected as `icu`.
 #[derive(Clone, Copy, Debug, Default)]
@@ -182,6 +170,7 @@ impl Engine for IcuLabel {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             deviations: DEVIATIONS,
+            unicode_version: unicode_version(),
             ..capabilities()
         }
     }
@@ -212,6 +201,7 @@ impl Engine for IcuDomain {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             deviations: DOMAIN_DEVIATIONS,
+            unicode_version: unicode_version(),
             ..domain_capabilities()
         }
     }

@@ -9,6 +9,7 @@ use super::{capabilities, decoded_text, label_text};
 use crate::codec::Codec;
 use crate::engines::{Capabilities, DecodeResult, Deviation, EncodeResult, Engine, EngineError};
 use crate::label::{self, LabelError, LabelProfile, LabelRules, Switches};
+use crate::unicode::UnicodeVersion;
 use crate::vocabulary::{Expected, Request};
 
 unsafe extern "C" {
@@ -43,10 +44,6 @@ fn accepts_despite(
     matches!(reference, Expected::Error(_))
         && got.is_ok()
         && strict_refusal(request).is_some_and(|refusal| rule(&refusal))
-}
-
-fn said(got: &Result<Expected, EngineError>, name: &str) -> bool {
-    matches!(got, Err(EngineError::Failed(why)) if why == name)
 }
 
 /// Whether libidn2's lookup takes `request` for an A-label only as
@@ -87,14 +84,15 @@ pub const DEVIATIONS: &[Deviation] = &[
             })
         },
     },
-    Deviation {
-        id: "unicode-version",
-        reason: "libidn2 2.3.3's IDNA2008 tables are Unicode 12's (its NEWS): a code point assigned since is IDN2_UNASSIGNED there, where the reference's later data has it",
-        explains: |_, reference, got| {
-            !matches!(reference, Expected::Error(_)) && said(got, "IDN2_UNASSIGNED")
-        },
-    },
 ];
+
+/// The Unicode version of libidn2 2.3.3's IDNA2008 tables (its NEWS:
+/// "Upgrade IDNA Tables from Unicode 11 to 12"): a code point assigned
+/// since is IDN2_UNASSIGNED there, the class `unicode-version`.
+pub const UNICODE_VERSION: UnicodeVersion = UnicodeVersion {
+    major: 12,
+    minor: 0,
+};
 
 /// libidn2's IDNA2008 lookup on one label, selected as `libidn2`.
 #[derive(Clone, Copy, Debug, Default)]
@@ -139,6 +137,7 @@ impl Engine for Libidn2Label {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             deviations: DEVIATIONS,
+            unicode_version: Some(UNICODE_VERSION),
             ..capabilities()
         }
     }

@@ -28,6 +28,7 @@ fn capabilities() -> Capabilities {
         bound_answers: Default::default(),
         directions: Directions::Both,
         deviations: &[],
+        unicode_version: None,
     }
 }
 

@@ -155,6 +155,7 @@ fn capabilities(declaration: &Declaration) -> Capabilities {
         bound_answers: Default::default(),
         directions: Directions::Both,
         deviations: &[],
+        unicode_version: None,
     })
 }
 

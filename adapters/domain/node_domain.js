@@ -1,0 +1,134 @@
+#!/usr/bin/env node
+// punycheck `domain` adapter for whole domain names in Node: Node's own
+// url.domainToASCII / url.domainToUnicode, and the npm package tr46
+// (jsdom's UTS #46, behind whatwg-url).
+//
+// Spec:    pipe:node adapters/domain/node_domain.js MODE
+// Modes:
+//   node-url     require('node:url').domainToASCII(name) and
+//                domainToUnicode(name) of the running node (checked: Node
+//                v20.20.2, ada 2.9.2 inside). Both run the URL Standard's
+//                host parser on the name (src/node_url.cc: an ada::url of
+//                "ws://x" and set_hostname), so the profile is UTS #46 with
+//                the URL Standard's switches (CheckHyphens, UseSTD3ASCIIRules
+//                and VerifyDnsLength false; CheckBidi and CheckJoiners true).
+//                Failure is '' (no exception).
+//   tr46-strict  tr46 7.0.0's toASCII(name, {checkHyphens, checkBidi,
+//                checkJoiners, useSTD3ASCIIRules, verifyDNSLength: true,
+//                transitionalProcessing: false}) and toUnicode(name, same):
+//                UTS #46 with every switch on. Failure is null (toASCII) or
+//                error: true (toUnicode).
+//   tr46-url     the same with checkHyphens, useSTD3ASCIIRules and
+//                verifyDNSLength false: the URL Standard's "domain to ASCII"
+//                with beStrict false (whatwg-url's own call).
+// Install: tr46 from npm, pinned in adapters/node/package.json (npm install
+//          in adapters/node; adapters/install.sh does it).
+//
+// The pipe protocol of the domain codec, a line each way:
+//   encode TOKENS  -> ok NAME      | error MESSAGE   (ToASCII of the name)
+//   decode TOKENS  -> ok TOKENS    | error MESSAGE   (ToUnicode of the name)
+// TOKENS are u+XXXX code points separated by spaces. Adapter-side
+// refusals, "error adapter: ...": a malformed token, a surrogate or a value
+// above U+10FFFF (a JavaScript string passes only scalar values faithfully),
+// an ASCII answer that is not printable, an unknown verb.
+'use strict';
+const path = require('node:path');
+
+const mode = process.argv[2];
+const modes = ['node-url', 'tr46-strict', 'tr46-url'];
+if (process.argv.length !== 3 || !modes.includes(mode)) {
+	process.stderr.write('usage: node node_domain.js ' + modes.join('|') + '\n');
+	process.exit(2);
+}
+
+class Refused extends Error {}
+
+function hex(cp) {
+	return 'u+' + cp.toString(16).toUpperCase().padStart(4, '0');
+}
+
+function parseTokens(text) {
+	let s = '';
+	for (const tok of text.split(/[ \t]+/).filter(Boolean)) {
+		if (!/^[uU]\+[0-9A-Fa-f]{1,8}$/.test(tok)) throw new Refused('adapter: bad token');
+		const cp = parseInt(tok.slice(2), 16);
+		if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+			throw new Refused('adapter: cannot pass ' + hex(cp) + ' in a JavaScript string');
+		}
+		s += String.fromCodePoint(cp);
+	}
+	return s;
+}
+
+function tokens(s) {
+	const out = [];
+	for (const ch of s) out.push(hex(ch.codePointAt(0)));
+	return out.join(' ');
+}
+
+let toASCII;
+let toUnicode;
+if (mode === 'node-url') {
+	const url = require('node:url');
+	toASCII = (name) => {
+		const out = url.domainToASCII(name);
+		return out === '' && name !== '' ? null : out;
+	};
+	toUnicode = (name) => {
+		const out = url.domainToUnicode(name);
+		return out === '' && name !== '' ? null : out;
+	};
+} else {
+	const tr46 = require(path.join(__dirname, '..', 'node', 'node_modules', 'tr46-7.0.0'));
+	const strict = mode === 'tr46-strict';
+	const options = {
+		checkHyphens: strict,
+		checkBidi: true,
+		checkJoiners: true,
+		useSTD3ASCIIRules: strict,
+		verifyDNSLength: strict,
+		transitionalProcessing: false,
+	};
+	toASCII = (name) => tr46.toASCII(name, options);
+	toUnicode = (name) => {
+		const result = tr46.toUnicode(name, options);
+		return result.error ? null : result.domain;
+	};
+}
+
+function answer(line) {
+	const sp = line.indexOf(' ');
+	const verb = sp < 0 ? line : line.slice(0, sp);
+	const rest = sp < 0 ? '' : line.slice(sp + 1);
+	try {
+		if (verb === 'encode') {
+			const out = toASCII(parseTokens(rest));
+			if (out === null) return 'error failed';
+			if (!/^[\x20-\x7e]*$/.test(out)) throw new Refused('adapter: the answer is not printable ASCII');
+			return out === '' ? 'ok' : 'ok ' + out;
+		}
+		if (verb === 'decode') {
+			const out = toUnicode(parseTokens(rest));
+			if (out === null) return 'error failed';
+			return out === '' ? 'ok' : 'ok ' + tokens(out);
+		}
+		throw new Refused('adapter: unknown request');
+	} catch (e) {
+		if (e instanceof Refused) return 'error ' + e.message;
+		throw e;
+	}
+}
+
+let pending = '';
+process.stdin.setEncoding('latin1');
+process.stdin.on('data', (chunk) => {
+	pending += chunk;
+	let nl;
+	while ((nl = pending.indexOf('\n')) >= 0) {
+		process.stdout.write(answer(pending.slice(0, nl)) + '\n');
+		pending = pending.slice(nl + 1);
+	}
+});
+process.stdin.on('end', () => {
+	if (pending) process.stdout.write(answer(pending) + '\n');
+});
