@@ -60,8 +60,9 @@ newer() { # newer OUTPUT SOURCE...: true when OUTPUT is missing or older than a 
   return 1
 }
 
-# npm: the two pinned punycode.js releases (package.json aliases).
-if [[ ! -f $here/node/node_modules/punycode-1.4.1/package.json || ! -f $here/node/node_modules/punycode-2.3.1/package.json ]] \
+# npm: the two pinned punycode.js releases and tr46 (package.json aliases).
+if [[ ! -f $here/node/node_modules/punycode-1.4.1/package.json || ! -f $here/node/node_modules/punycode-2.3.1/package.json \
+      || ! -f $here/node/node_modules/tr46-7.0.0/package.json ]] \
    || newer "$here/node/node_modules/.package-lock.json" "$here/node/package.json"; then
   echo "install.sh: npm install in adapters/node"
   (cd "$here/node" && npm install --no-audit --no-fund --silent)
@@ -127,10 +128,19 @@ for cmd in "node $here/label/node_url.js" "python3 $here/label/cpython_idna.py" 
     || { echo "install.sh: $cmd decodes xn--bcher-kva as '$got'" >&2; exit 1; }
 done
 
+# The domain codec's adapters (adapters/domain/, pipe: programs): each
+# encodes b\u00fccher.de.
+for cmd in "node $here/domain/node_domain.js node-url" "node $here/domain/node_domain.js tr46-strict" \
+           "node $here/domain/node_domain.js tr46-url" "python3 $here/domain/python_idna.py idna2008"; do
+  got=$(echo 'encode u+0062 u+00FC u+0063 u+0068 u+0065 u+0072 u+002E u+0064 u+0065' | $cmd) \
+    || { echo "install.sh: $cmd does not run" >&2; exit 1; }
+  [[ $got == 'ok xn--bcher-kva.de' ]] || { echo "install.sh: $cmd encodes bücher.de as '$got'" >&2; exit 1; }
+done
+
 # Every adapter: check that it runs and loads its implementation.
 while IFS=$'\t' read -r spec what; do
   cmd=${spec#exec:}
   got=$(echo 'u+0061 u+00E9' | $cmd -e) || { echo "install.sh: $what ($cmd) does not run" >&2; exit 1; }
   [[ $got == a-bga ]] || { echo "install.sh: $what ($cmd) encodes a, e-acute as '$got', not 'a-bga'" >&2; exit 1; }
 done < <(list)
-echo "install.sh: 13 adapters ready (bash adapters/install.sh --list), and 6 label adapters"
+echo "install.sh: 13 adapters ready (bash adapters/install.sh --list), 6 label adapters and 4 domain adapters"

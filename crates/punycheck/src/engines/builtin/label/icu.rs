@@ -154,9 +154,69 @@ fn call(
     }
 }
 
-/// Where ICU's whole-name processing parts from the reference: the
-/// label's deviations, found the same way on names.
-pub const DOMAIN_DEVIATIONS: &[Deviation] = DEVIATIONS;
+/// Whether ICU's ToASCII of a name with a trailing separator answered
+/// what the reference answers for the name without it, the dot kept:
+/// the root label taken as one, under the profile with `CH` (CheckHyphens)
+/// and `STD3` (UseSTD3ASCIIRules), VerifyDnsLength on.
+fn root_label_kept<const CH: bool, const STD3: bool>(
+    request: &Request,
+    reference: &Expected,
+    got: &Result<Expected, EngineError>,
+) -> bool {
+    let (Request::Encode { code_points, .. }, Expected::Error(_), Ok(Expected::Encoded(ascii))) =
+        (request, reference, got)
+    else {
+        return false;
+    };
+    let Some((&last, name)) = code_points.split_last() else {
+        return false;
+    };
+    let profile = LabelProfile {
+        rules: crate::label::LabelRules::Uts46,
+        switches: crate::label::Switches {
+            check_hyphens: CH,
+            use_std3_ascii_rules: STD3,
+            verify_dns_length: true,
+        },
+    };
+    char::from_u32(last).is_some_and(|c| crate::domain::SEPARATORS.contains(&c))
+        && ascii.strip_suffix(b".").is_some_and(|without| {
+            crate::domain::to_ascii(profile, name).is_ok_and(|want| want == without)
+        })
+}
+
+/// ICU takes a trailing empty label for the root.
+const fn root_label(
+    explains: fn(&Request, &Expected, &Result<Expected, EngineError>) -> bool,
+) -> Deviation {
+    Deviation {
+        id: "root-label",
+        reason: "ICU's nameToASCII takes a trailing empty label for the root label and reports no error for it (uidna.h: UIDNA_ERROR_EMPTY_LABEL is \"a non-final domain name label (or the whole domain name) is empty\"; uts46.cpp's note: 253 octets, or 254 with the trailing dot), where Unicode's test data reads UTS #46 section 4.2's VerifyDnsLength as refusing the root label too (IdnaTestV2.txt: a.b.c.d. is A4_2)",
+        explains,
+    }
+}
+
+/// Where ICU's whole-name processing parts from the reference, for each
+/// CheckHyphens and UseSTD3ASCIIRules: with VerifyDnsLength, the root
+/// label; without CheckHyphens, the label's `no-check-hyphens` too.
+fn domain_deviations(switches: crate::label::Switches) -> &'static [Deviation] {
+    const TT: &[Deviation] = &[root_label(root_label_kept::<true, true>)];
+    const TF: &[Deviation] = &[root_label(root_label_kept::<true, false>)];
+    const FT: &[Deviation] = &[root_label(root_label_kept::<false, true>), DEVIATIONS[0]];
+    const FF: &[Deviation] = &[root_label(root_label_kept::<false, false>), DEVIATIONS[0]];
+    match (
+        switches.verify_dns_length,
+        switches.check_hyphens,
+        switches.use_std3_ascii_rules,
+    ) {
+        (false, true, _) => &[],
+        (false, false, _) => DEVIATIONS,
+        (true, true, true) => TT,
+        (true, true, false) => TF,
+        (true, false, true) => FT,
+        (true, false, false) => FF,
+    }
+}
 
 impl Engine for IcuLabel {
     fn name(&self) -> &str {
@@ -200,7 +260,7 @@ impl Engine for IcuDomain {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
-            deviations: DOMAIN_DEVIATIONS,
+            deviations: domain_deviations(self.profile.switches),
             unicode_version: unicode_version(),
             ..domain_capabilities()
         }
