@@ -17,7 +17,9 @@
 //!
 //! The `label_*` gates check the A-label layer (`--codec label`) of the
 //! adapters in `adapters/label/`, their deviations read in their sources in
-//! `adapters/label/NOTES.md`.
+//! `adapters/label/NOTES.md`; the `domain_*` gates whole domain names
+//! (`--codec domain`) through `adapters/domain/`, each cause's note in its
+//! baseline.
 
 mod common;
 
@@ -103,13 +105,35 @@ fn label_available(words: &[String]) -> Result<(), String> {
     }
 }
 
+/// Whether a domain adapter runs and its implementation answers, as
+/// `install.sh` checks it: `bücher.de` encodes to `xn--bcher-kva.de`.
+fn domain_available(words: &[String]) -> Result<(), String> {
+    let out = run_adapter(
+        words,
+        &[],
+        "encode u+0062 u+00FC u+0063 u+0068 u+0065 u+0072 u+002E u+0064 u+0065\n",
+    )?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if stdout.trim() == "ok xn--bcher-kva.de" {
+        Ok(())
+    } else {
+        Err(format!(
+            "encodes bücher.de as {stdout:?} ({})",
+            why_line(&String::from_utf8_lossy(&out.stderr))
+        ))
+    }
+}
+
 /// Runs one gate; `always` for an implementation every machine has.
 fn gate(name: &str, always: bool) {
     let gate = format!("adapters/gates/{name}.toml");
     let words = command_of(&gate);
     let label = name.starts_with("label_");
+    let domain = name.starts_with("domain_");
     let available = if label {
         label_available(&words)
+    } else if domain {
+        domain_available(&words)
     } else {
         available(&words)
     };
@@ -130,7 +154,18 @@ fn gate(name: &str, always: bool) {
     // `split(' ')` once dropped the space, and the report blamed the
     // library). A label adapter carries a label in another case and one
     // with a non-ASCII character.
-    if label {
+    if domain {
+        // A name crosses as tokens both ways: an empty name, and one in
+        // another case, are the implementation's to answer.
+        for question in ["encode\n", "decode u+0041 u+002E u+0042\n"] {
+            let answer = ask_pipe(&words, question);
+            assert!(
+                answer.starts_with("ok")
+                    || (answer.starts_with("error") && !answer.contains("adapter")),
+                "{gate}: the adapter does not pass {question:?} on: {answer}"
+            );
+        }
+    } else if label {
         assert_eq!(
             ask_pipe(&words, "encode u+0062 u+00FC u+0063 u+0068 u+0065 u+0072\n"),
             "ok xn--bcher-kva\n",
@@ -269,4 +304,7 @@ gates! {
     label_go_display: false,
     label_python_idna: false,
     label_cpython_idna: true,
+    domain_node_url: true,
+    domain_tr46_strict: false,
+    domain_tr46_url: false,
 }
