@@ -124,6 +124,40 @@ fn each_advisory_is_reported_with_its_rule_and_a_reproducer_that_reproduces() {
     }
 }
 
+/// Erlang's idna 6.1.1 inverts the ContextJ rule of U+200C
+/// (idna_context.erl 45-62); planted, a label check of 1,500 questions
+/// reports both sides of it, each with a reproducer that exits 1: the
+/// broken context taken, and the valid one refused.
+#[test]
+fn an_inverted_zwnj_rule_is_reported_both_ways() {
+    let spec = format!("pipe:{} {PLANTED} {BIN} --bug zwnj-context", python());
+    let (status, report) = check_label(&spec, "1500", "60", &[]);
+    assert_eq!(status, Some(1), "{report}");
+    let causes: Vec<&str> = report
+        .lines()
+        .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()) && l.contains(": "))
+        .collect();
+    assert_eq!(causes.len(), 2, "{causes:#?}\n{report}");
+    assert!(
+        causes.iter().any(|c| c
+            .contains("encode: accepts what the reference rejects (reference: refused (contextj)")),
+        "{causes:#?}"
+    );
+    assert!(
+        causes
+            .iter()
+            .any(|c| c.contains("encode: rejects what the reference accepts")),
+        "{causes:#?}"
+    );
+    let again = run_first_reproducer("zwnj-context", &report);
+    assert_eq!(
+        again.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&again.stdout)
+    );
+}
+
 /// A long label refused only after a quadratic wait (CPython's
 /// encodings.idna, python/cpython#157675; the Python idna package) is one
 /// slow cause in each direction, though every answer is right, and its

@@ -27,6 +27,11 @@ that had it went wrong:
                  Punycode, and its only one, is taken as the delimiter of an
                  empty literal part (Xn---00XA), and the
                  label it decodes to is then checked as any other.
+  zwnj-context   Erlang's idna 6.1.1 (idna_context.erl 45-62): the ContextJ
+                 rule of U+200C ZERO WIDTH NON-JOINER (RFC 5892 A.1) is
+                 inverted, so U+0628 U+200C U+0628 is refused and U+0628
+                 U+0627 U+200C U+0627 U+0628 taken (a virama before it is
+                 still taken).
   slow-refusal   CPython's encodings.idna (python/cpython#157675), the
                  Python idna package: a label's length is checked only after
                  a quadratic step, so a long label is refused, rightly, after
@@ -107,6 +112,18 @@ def main():
                 decoded = punycode_decode(payload[1:].lower())
                 if decoded and ask("encode " + tokens(decoded)).startswith("ok "):
                     answer = "ok " + tokens(decoded)
+        elif verb == "encode" and bug == "zwnj-context":
+            try:
+                cps = [int(t[2:], 16) for t in rest.split()]
+            except ValueError:
+                cps = []
+            judged = [i for i, cp in enumerate(cps) if cp == 0x200C and (i == 0 or cps[i - 1] != 0x094D)]
+            if judged:
+                said = ask(question)
+                if "u+200C is out of the context" in said:
+                    answer = "ok xn--" + "".join(map(chr, cps)).encode("punycode").decode("ascii")
+                elif said.startswith("ok"):
+                    answer = "error the ZWNJ is out of its context"
         elif verb == "encode" and bug == "double-prefix":
             try:
                 text = "".join(chr(int(t[2:], 16)) for t in rest.split())

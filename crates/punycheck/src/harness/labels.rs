@@ -80,13 +80,45 @@ fn letter(rng: &mut ChaCha8Rng) -> u32 {
     rng.random_range(lo..=hi)
 }
 
+/// A label whose zero width non-joiner or joiner is in a context of RFC
+/// 5892 Appendix A.1 or A.2, one that satisfies its rule or one that
+/// breaks it: Arabic letters of Joining_Type D (beh, teh, lam, heh, meem)
+/// and R (alef, dal, reh, waw), with T marks (fatha, kasra) between, and
+/// Devanagari's virama. Each label is Arabic or Devanagari only, so the
+/// Bidi rule passes and the joiner rule decides.
+fn joiner_label(rng: &mut ChaCha8Rng) -> Vec<u32> {
+    const D: &[u32] = &[0x0628, 0x062A, 0x0644, 0x0647, 0x0645];
+    const R: &[u32] = &[0x0627, 0x062F, 0x0631, 0x0648];
+    const T: &[u32] = &[0x064E, 0x0650];
+    const ZWNJ: u32 = 0x200C;
+    const ZWJ: u32 = 0x200D;
+    let mut pick = |set: &[u32]| set[rng.random_range(0..set.len())];
+    let (d1, d2, r1, r2, t1, t2) = (pick(D), pick(D), pick(R), pick(R), pick(T), pick(T));
+    match rng.random_range(0..7) {
+        // A.1 satisfied: (L|D) T* ZWNJ T* (R|D).
+        0 => vec![d1, ZWNJ, d2],
+        1 => vec![d1, t1, ZWNJ, t2, d2],
+        2 => vec![d1, ZWNJ, r1],
+        // A.1 broken: R before it (U+0628 U+0627 U+200C U+0627 U+0628,
+        // which Erlang's idna takes), or nothing joining on one side.
+        3 => vec![d1, r1, ZWNJ, r2, d2],
+        4 => vec![d1, ZWNJ],
+        // A.1 and A.2 satisfied by a virama before.
+        5 => vec![0x0915, 0x094D, if d1 % 2 == 0 { ZWNJ } else { ZWJ }, 0x0915],
+        // A.2 broken: ZWJ between two letters.
+        _ => vec![d1, ZWJ, d2],
+    }
+}
+
 /// A question to encode: a valid U-label, or one broken by one code point
 /// or by its shape (the ACE prefix, hyphens at the third and fourth
-/// positions or at an end).
+/// positions or at an end), or a label with a joiner in a context that
+/// meets or breaks its rule.
 pub fn encode_request(rng: &mut ChaCha8Rng) -> Request {
     let mut code_points = u_label(rng);
     match rng.random_range(0..10) {
         0..=5 => {}
+        6 | 7 if rng.random_ratio(1, 3) => code_points = joiner_label(rng),
         6 | 7 => {
             let at = rng.random_range(0..=code_points.len());
             code_points.insert(at, BREAKERS[rng.random_range(0..BREAKERS.len())]);
@@ -201,6 +233,25 @@ mod tests {
                 label::to_ascii(profile, &cps)
             );
         }
+    }
+
+    #[test]
+    fn joiner_labels_meet_and_break_their_rule() {
+        // Over 300 draws both outcomes of A.1 and A.2 come, and a refusal
+        // is the joiner rule's, not another's.
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let (mut kept, mut refused) = (0, 0);
+        for _ in 0..300 {
+            let cps = joiner_label(&mut rng);
+            match label::to_ascii(LabelProfile::DEFAULT, &cps) {
+                Ok(_) => kept += 1,
+                Err(e) => {
+                    assert_eq!(e.rule(), "contextj", "{cps:X?}: {e}");
+                    refused += 1;
+                }
+            }
+        }
+        assert!(kept > 100 && refused > 80, "{kept} {refused}");
     }
 
     #[test]
