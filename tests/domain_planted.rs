@@ -75,10 +75,13 @@ fn the_implementation_without_a_plant_conforms_under_both_profiles() {
     }
 }
 
+/// Whether a cause (its line and its input's) is the plant's.
+type Explains = fn(&str) -> bool;
+
 #[test]
 fn each_whole_name_class_is_reported_by_what_it_breaks_and_reproduces() {
     // The plant, and what every one of its causes shows.
-    let plants: [(&str, fn(&str) -> bool); 6] = [
+    let plants: [(&str, Explains); 6] = [
         ("bidi-per-label", |c| {
             c.contains("reference: refused (bidi-across-labels); implementation: success")
         }),

@@ -432,26 +432,27 @@ fn uts46_process(switches: Switches, input: &[char]) -> Result<Vec<Vec<char>>, D
     Ok(labels)
 }
 
+/// One label in both forms: ASCII (for ToASCII) and Unicode (for
+/// ToUnicode).
+type BothForms = (Vec<u8>, Vec<char>);
+
 /// IDNA2008 lookup of each label of a name broken at U+002E: its ASCII
 /// form and its Unicode form, the Bidi rule across labels checked.
-fn idna2008_labels(
-    switches: Switches,
-    input: &[char],
-) -> Result<Vec<(Vec<u8>, Vec<char>)>, DomainError> {
+fn idna2008_labels(switches: Switches, input: &[char]) -> Result<Vec<BothForms>, DomainError> {
     let labels = split(input, &[FULL_STOP])
         .into_iter()
         .enumerate()
         .map(|(index, label)| {
             idna2008_label(switches, &label).map_err(|error| labelled(index, &label, error))
         })
-        .collect::<Result<Vec<(Vec<u8>, Vec<char>)>, DomainError>>()?;
+        .collect::<Result<Vec<BothForms>, DomainError>>()?;
     let unicode: Vec<Vec<char>> = labels.iter().map(|(_, u)| u.clone()).collect();
     check_bidi(&unicode)?;
     Ok(labels)
 }
 
 /// One label of an IDNA2008 name: an A-label, an LDH label or a U-label.
-fn idna2008_label(switches: Switches, label: &[char]) -> Result<(Vec<u8>, Vec<char>), LabelError> {
+fn idna2008_label(switches: Switches, label: &[char]) -> Result<BothForms, LabelError> {
     if label.is_empty() {
         return Ok((Vec::new(), Vec::new()));
     }

@@ -59,6 +59,7 @@ impl Typical {
             directions: self.decode_only.then_some(DirectionsDecl::DecodeOnly),
             max_encode: None,
             max_decode: None,
+            unicode_version: None,
         }
     }
 }
