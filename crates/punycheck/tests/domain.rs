@@ -85,3 +85,92 @@ fn the_a_labels_are_the_c_references_punycode() {
         }
     }
 }
+
+#[test]
+fn the_reference_and_the_idna_crate_keep_equivalent_spellings_alike() {
+    use punycheck::harness::compare::ask;
+    use punycheck::harness::generate::Generator;
+    use punycheck::harness::properties::{Property, check_all, respelled};
+    // 3,000 generated names (a tenth with a separator, capital or
+    // fullwidth letter to respell), both directions, under a registry's
+    // switches and the URL Standard's: no violation.
+    for switches in [
+        punycheck::label::Switches::STRICT,
+        punycheck::label::Switches::URL,
+    ] {
+        let profile = LabelProfile {
+            rules: punycheck::label::LabelRules::Uts46,
+            switches,
+        };
+        let codec = Codec::Domain(profile);
+        let mut generator = Generator::for_codec(codec, 31);
+        let mut respelled_some = 0;
+        for _ in 0..3000 {
+            let request = generator.next_request();
+            if let Request::Encode { code_points, .. } = &request
+                && respelled(code_points) != *code_points
+            {
+                respelled_some += 1;
+            }
+            for engine in [
+                &DomainReference { profile } as &dyn Engine,
+                &IdnaDomain { profile },
+            ] {
+                let answer = ask(engine, &request);
+                let violation = check_all(engine, &request, &answer, false);
+                assert!(
+                    violation
+                        .as_ref()
+                        .is_none_or(|v| v.property != Property::EquivalentSpellings),
+                    "{} on {request:?}: {violation:?}",
+                    engine.name()
+                );
+            }
+        }
+        assert!(respelled_some > 150, "{respelled_some}");
+    }
+}
+
+#[test]
+fn a_separator_not_taken_breaks_the_equivalent_spellings() {
+    use punycheck::engines::{Capabilities, DecodeResult, EncodeResult};
+    use punycheck::harness::properties::{Property, check_all};
+    // The reference, but U+3002 kept inside its label (url-parse#241).
+    struct NoIdeographicStop(DomainReference);
+    impl Engine for NoIdeographicStop {
+        fn name(&self) -> &str {
+            "no-u3002"
+        }
+        fn codec(&self) -> Codec {
+            self.0.codec()
+        }
+        fn capabilities(&self) -> Capabilities {
+            self.0.capabilities()
+        }
+        fn encode(&self, input: &[u32], flags: Option<&[bool]>) -> EncodeResult {
+            if input.contains(&0x3002) {
+                let text: String = input.iter().filter_map(|&c| char::from_u32(c)).collect();
+                return Ok(format!("xn--{}", text.len()).into_bytes());
+            }
+            self.0.encode(input, flags)
+        }
+        fn decode(&self, input: &[u8]) -> DecodeResult {
+            self.0.decode(input)
+        }
+    }
+    let engine = NoIdeographicStop(DomainReference {
+        profile: LabelProfile::DEFAULT,
+    });
+    let request = Request::Encode {
+        code_points: "b\u{FC}cher\u{3002}de".chars().map(u32::from).collect(),
+        flags: None,
+    };
+    let answer = ask(&engine, &request);
+    let violation = check_all(&engine, &request, &answer, false).expect("a violation");
+    assert_eq!(violation.property, Property::EquivalentSpellings);
+    assert!(
+        violation.detail.contains("xn--bcher-kva.de"),
+        "{}",
+        violation.detail
+    );
+}

@@ -80,6 +80,9 @@ pub enum Kind {
     WrongOutput,
     /// Its own round trip does not give back what went in.
     RoundTrip,
+    /// Two spellings of one name (another separator, letter case,
+    /// fullwidth letters) get different answers.
+    Spellings,
     /// It returned the reference's result, which lies outside the domain
     /// it declares (so it must refuse it).
     OutsideDomain,
@@ -108,6 +111,7 @@ impl Kind {
             Kind::Uniqueness => "uniqueness broken",
             Kind::WrongOutput => "different output",
             Kind::RoundTrip => "round trip broken",
+            Kind::Spellings => "equivalent spellings answered differently",
             Kind::OutsideDomain => "returns a result outside its declared domain",
             Kind::RejectsValid => "rejects what the reference accepts",
             Kind::WrongErrorKind => "different error kind",
@@ -465,6 +469,7 @@ pub fn property_key(request: &Request, property: Property) -> Key {
         direction: direction(request),
         kind: match property {
             Property::Uniqueness => Kind::Uniqueness,
+            Property::EquivalentSpellings => Kind::Spellings,
             _ => Kind::RoundTrip,
         },
         reference: property.name().into(),
@@ -1274,6 +1279,7 @@ mod tests {
             Kind::Uniqueness,
             Kind::WrongOutput,
             Kind::RoundTrip,
+            Kind::Spellings,
             Kind::OutsideDomain,
             Kind::RejectsValid,
             Kind::WrongErrorKind,
@@ -1292,6 +1298,7 @@ mod tests {
                 | Kind::Uniqueness
                 | Kind::WrongOutput
                 | Kind::RoundTrip
+                | Kind::Spellings
                 | Kind::OutsideDomain
                 | Kind::RejectsValid
                 | Kind::WrongErrorKind => {}

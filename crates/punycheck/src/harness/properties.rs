@@ -8,6 +8,12 @@
 //!   itself" plus targeted pairs of neighbouring strings.
 //! - **Identical overflow behaviour** is checked by the differential run
 //!   against the C reference ([`super::compare::judge`]).
+//! - **Equivalent spellings agree** (the `domain` codec under UTS #46): a
+//!   name and its spelling with U+002E for U+3002, U+FF0E and U+FF61,
+//!   lowercase for uppercase ASCII, and ASCII for fullwidth letters and
+//!   digits get the same answer (the same name, or both a refusal), since
+//!   UTS #46 step 1 maps each of those to the other before anything else
+//!   looks at the name. No reference is asked.
 //!
 //! "Itself" is up to what carries no information: the case of a delta's
 //! non-final digits never does (Appendix A puts the annotation in the last
@@ -29,6 +35,8 @@ pub enum Property {
     DecodeEncode,
     /// Two different strings decode to the same result.
     Uniqueness,
+    /// Two spellings of one name answer differently.
+    EquivalentSpellings,
 }
 
 impl Property {
@@ -38,6 +46,9 @@ impl Property {
             Property::EncodeDecode => "round trip: decode(encode(x)) == x",
             Property::DecodeEncode => "round trip: encode(decode(s)) == s",
             Property::Uniqueness => "uniqueness: different strings decode differently",
+            Property::EquivalentSpellings => {
+                "equivalent spellings: a name and its UTS #46 spelling answer alike"
+            }
         }
     }
 }
@@ -280,10 +291,110 @@ pub fn check_all(
     answer: &Result<Expected, EngineError>,
     uniqueness: bool,
 ) -> Option<Violation> {
-    check(engine, request, answer).or_else(|| match request {
-        Request::Decode(text) if uniqueness => check_uniqueness(engine, text, answer),
-        _ => None,
+    check(engine, request, answer)
+        .or_else(|| match request {
+            Request::Decode(text) if uniqueness => check_uniqueness(engine, text, answer),
+            _ => None,
+        })
+        .or_else(|| check_spellings(engine, request, answer))
+}
+
+/// `code_points` as UTS #46 step 1 spells them, where that is plain: the
+/// three other full stops as U+002E, ASCII capitals in lowercase,
+/// fullwidth letters and digits in ASCII (IdnaMappingTable: each is
+/// `mapped` to that).
+pub fn respelled(code_points: &[u32]) -> Vec<u32> {
+    code_points
+        .iter()
+        .map(|&cp| match cp {
+            0x3002 | 0xFF0E | 0xFF61 => 0x2E,
+            0x41..=0x5A => cp + 0x20,
+            0xFF21..=0xFF3A => cp - 0xFF21 + 0x61,
+            0xFF41..=0xFF5A => cp - 0xFF41 + 0x61,
+            0xFF10..=0xFF19 => cp - 0xFF10 + 0x30,
+            _ => cp,
+        })
+        .collect()
+}
+
+/// Equivalent spellings (the module docs), for a name of the `domain`
+/// codec under UTS #46: the engine's answer to `request` and to its
+/// respelling must agree.
+fn check_spellings(
+    engine: &dyn Engine,
+    request: &Request,
+    answer: &Result<Expected, EngineError>,
+) -> Option<Violation> {
+    let Codec::Domain(profile) = engine.codec() else {
+        return None;
+    };
+    if profile.rules != crate::label::LabelRules::Uts46 {
+        return None;
+    }
+    let respelling = match request {
+        Request::Encode { code_points, flags } => Request::Encode {
+            code_points: respelled(code_points),
+            flags: flags.clone(),
+        },
+        Request::Decode(text) => {
+            let text = std::str::from_utf8(text).ok()?;
+            let cps: Vec<u32> = text.chars().map(u32::from).collect();
+            let again: String = respelled(&cps)
+                .into_iter()
+                .filter_map(char::from_u32)
+                .collect();
+            Request::Decode(again.into_bytes())
+        }
+    };
+    if respelling == *request {
+        return None;
+    }
+    // Only answers count: a crash, a hang or a cancelled question is the
+    // differential run's to judge.
+    let usable = |a: &Result<Expected, EngineError>| match a {
+        Ok(_) => true,
+        Err(e) => super::compare::is_refusal(&Err(e.clone())),
+    };
+    if !usable(answer) {
+        return None;
+    }
+    let other = ask_or_reference(engine, &respelling)?;
+    if !usable(&other) {
+        return None;
+    }
+    let refused = |a: &Result<Expected, EngineError>| super::compare::is_refusal(a);
+    let agree = match (answer, &other) {
+        (Ok(Expected::Encoded(a)), Ok(Expected::Encoded(b))) => a == b,
+        (Ok(Expected::Decoded(a)), Ok(Expected::Decoded(b))) => a.values == b.values,
+        (a, b) => refused(a) && refused(b),
+    };
+    (!agree).then(|| Violation {
+        property: Property::EquivalentSpellings,
+        step: Some(respelling.clone()),
+        detail: format!(
+            "answered {}, and {} to its spelling {} (U+002E for the other full stops, \
+             lowercase, ASCII for fullwidth letters and digits: UTS #46 step 1 maps each \
+             to the other)",
+            super::compare::describe(answer),
+            super::compare::describe(&other),
+            spelled(&respelling)
+        ),
     })
+}
+
+/// A request in brief, for a violation's words.
+fn spelled(request: &Request) -> String {
+    match request {
+        Request::Encode { code_points, .. } => format!(
+            "[{}]",
+            code_points
+                .iter()
+                .map(|cp| format!("u+{cp:04X}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+        Request::Decode(text) => format!("{:?}", String::from_utf8_lossy(text)),
+    }
 }
 
 /// Neighbours of an accepted string that must not decode to the same

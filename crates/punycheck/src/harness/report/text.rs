@@ -49,9 +49,14 @@ impl CheckReport {
             s.requests, s.same, s.nonconformances
         );
         if s.property_checks > 0 {
+            let properties = if self.codec == "domain" {
+                "round trip, uniqueness, equivalent spellings"
+            } else {
+                "round trip, uniqueness"
+            };
             let _ = writeln!(
                 out,
-                "properties (round trip, uniqueness): {} checks, {} violations",
+                "properties ({properties}): {} checks, {} violations",
                 s.property_checks, s.property_violations
             );
         }
