@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{BIN, punycheck, python, run_first_reproducer};
+use common::{BIN, assert_first_reproducer_exits_1, punycheck, python};
 
 const PLANTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/impls/planted_domain.py");
 
@@ -111,14 +111,7 @@ fn each_whole_name_class_is_reported_by_what_it_breaks_and_reproduces() {
                 "{bug}: not the plant's: {cause}\n{report}"
             );
         }
-        let again = run_first_reproducer(bug, &report);
-        assert_eq!(
-            again.status.code(),
-            Some(1),
-            "{bug}: the reproducer does not reproduce:\n{}{}",
-            String::from_utf8_lossy(&again.stdout),
-            String::from_utf8_lossy(&again.stderr)
-        );
+        assert_first_reproducer_exits_1(bug, &report);
     }
 }
 

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{BIN, punycheck, python, run_first_reproducer};
+use common::{BIN, assert_first_reproducer_exits_1, punycheck, python, run_first_reproducer};
 
 const PLANTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/impls/planted_label.py");
 
@@ -149,13 +149,7 @@ fn an_inverted_zwnj_rule_is_reported_both_ways() {
             .any(|c| c.contains("encode: rejects what the reference accepts")),
         "{causes:#?}"
     );
-    let again = run_first_reproducer("zwnj-context", &report);
-    assert_eq!(
-        again.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&again.stdout)
-    );
+    assert_first_reproducer_exits_1("zwnj-context", &report);
 }
 
 /// A long label refused only after a quadratic wait (CPython's

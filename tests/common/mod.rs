@@ -34,6 +34,19 @@ pub fn run_first_reproducer(what: &str, report: &str) -> Output {
         .expect("punycheck runs")
 }
 
+/// Runs the first reproducer of `report` and asserts that it exits 1: it
+/// reproduces.
+pub fn assert_first_reproducer_exits_1(what: &str, report: &str) {
+    let again = run_first_reproducer(what, report);
+    assert_eq!(
+        again.status.code(),
+        Some(1),
+        "{what}: the reproducer does not reproduce:\n{}{}",
+        String::from_utf8_lossy(&again.stdout),
+        String::from_utf8_lossy(&again.stderr)
+    );
+}
+
 /// The Python interpreter that `python3` names, as its own path, followed
 /// by `-S`: for the test programs under `tests/impls/`, which need only the
 /// standard library. A version manager's `python3` is a shell script that

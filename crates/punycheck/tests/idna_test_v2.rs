@@ -64,23 +64,32 @@ fn unescape(column: &str) -> Option<String> {
     Some(out)
 }
 
+/// A test line of at least `columns` columns, its comment cut: the
+/// columns, the source and the ToUnicode column (blank: the source).
+/// `None` for a comment, or a source with a lone surrogate (ill-formed
+/// input, which no Rust string holds).
+fn test_line(line: &str, columns: usize) -> Option<(Vec<&str>, String, String)> {
+    let line = line.split('#').next().unwrap();
+    let fields: Vec<&str> = line.split(';').collect();
+    if fields.len() < columns {
+        return None;
+    }
+    let source = unescape(fields[0])?;
+    let to_unicode = match fields[1].trim() {
+        "" => source.clone(),
+        other => unescape(other).unwrap_or_default(),
+    };
+    Some((fields, source, to_unicode))
+}
+
 #[test]
 fn the_reference_agrees_with_unicodes_conformance_data_on_a_labels() {
     let text = std::fs::read_to_string(idna_test_v2()).expect("IdnaTestV2.txt");
     assert!(text.contains("# Version: 16.0.0"));
     let (mut asked, mut differ) = (0, Vec::new());
     for (n, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap();
-        let columns: Vec<&str> = line.split(';').collect();
-        if columns.len() < 3 {
+        let Some((columns, source, to_unicode)) = test_line(line, 3) else {
             continue;
-        }
-        let Some(source) = unescape(columns[0]) else {
-            continue;
-        };
-        let to_unicode = match columns[1].trim() {
-            "" => source.clone(),
-            other => unescape(other).unwrap_or_default(),
         };
         let failed = !columns[2].trim().is_empty() && columns[2].trim() != "[]";
         // One label with the ACE prefix, its status the line's; or, on a
@@ -165,18 +174,8 @@ fn the_domain_reference_agrees_with_every_line_of_unicodes_conformance_data() {
     let text = std::fs::read_to_string(idna_test_v2()).expect("IdnaTestV2.txt");
     let (mut asked, mut differ, mut explained) = (0, Vec::new(), 0);
     for (n, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap();
-        let columns: Vec<&str> = line.split(';').collect();
-        if columns.len() < 7 {
+        let Some((columns, source, to_unicode)) = test_line(line, 7) else {
             continue;
-        }
-        // A lone surrogate is ill-formed input no Rust string holds.
-        let Some(source) = unescape(columns[0]) else {
-            continue;
-        };
-        let to_unicode = match columns[1].trim() {
-            "" => source.clone(),
-            other => unescape(other).unwrap_or_default(),
         };
         // X4_2 in ToUnicode (an empty label) has no step of UTS #46
         // section 4.3 behind it: see the `domain` module's docs.
