@@ -601,8 +601,8 @@ mod tests {
 
     // Each expectation is derived by hand from the section the module docs
     // cite; the A-labels are RFC 3492's algorithm, and those of
-    // IdnaTestV2.txt where it has the name (tests/domain.rs runs all of
-    // it).
+    // IdnaTestV2.txt where it has the name (tests/idna_test_v2.rs runs all
+    // of it).
     #[test]
     fn separators_made_by_mapping_break_the_name() {
         // U+3002, U+FF0E and U+FF61 map to U+002E before step 3.
