@@ -12,6 +12,11 @@
 // U-label's code points. An API that signals failure by returning an empty
 // string (url.domainToASCII) or its input unchanged must throw Refused here:
 // such an answer is no answer. adapters/label/ has real ones.
+// For the domain codec (--codec domain: ToASCII and ToUnicode of a whole
+// name), encode() gets the name's code points and returns the ASCII name,
+// and a decode question carries tokens as well ("decode u+0078 ..."):
+// parse them as encode's and return ToUnicode's code points.
+// adapters/domain/ has real ones.
 // encodex/decodex carry any bytes as hexadecimal: see "Escaped questions" in docs/checking.md.
 'use strict';
 const readline = require('node:readline');

@@ -8,6 +8,10 @@ checks CPython's own punycode codec:
 
 With --codec label, a U-label encodes to its A-label; an API that fails by
 returning its input unchanged or "" must raise Refused (adapters/label/).
+With --codec domain, a whole name's code points encode to the ASCII name
+(ToASCII), and a decode question carries tokens too ("decode u+0078 ..."):
+parse them as encode's, and answer ToUnicode's code points
+(adapters/domain/).
 encodex/decodex carry any bytes as hexadecimal: see "Escaped questions" in docs/checking.md.
 """
 import sys
