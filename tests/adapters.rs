@@ -90,38 +90,42 @@ fn ask_pipe(words: &[String], questions: &str) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// Whether a label adapter runs and its implementation answers, as
-/// `install.sh` checks it: `xn--bcher-kva` decodes to `bücher`.
-fn label_available(words: &[String]) -> Result<(), String> {
-    let out = run_adapter(words, &[], "decode xn--bcher-kva\n")?;
+/// Whether a pipe adapter runs and its implementation answers `question`
+/// with `want`, as `install.sh` checks it; `what` says the question in
+/// words for the message.
+fn answers(words: &[String], question: &str, want: &str, what: &str) -> Result<(), String> {
+    let out = run_adapter(words, &[], question)?;
     let stdout = String::from_utf8_lossy(&out.stdout);
-    if stdout.trim() == "ok u+0062 u+00FC u+0063 u+0068 u+0065 u+0072" {
+    if stdout.trim() == want {
         Ok(())
     } else {
         Err(format!(
-            "decodes xn--bcher-kva as {stdout:?} ({})",
+            "{what} as {stdout:?} ({})",
             why_line(&String::from_utf8_lossy(&out.stderr))
         ))
     }
 }
 
-/// Whether a domain adapter runs and its implementation answers, as
-/// `install.sh` checks it: `bücher.de` encodes to `xn--bcher-kva.de`.
-fn domain_available(words: &[String]) -> Result<(), String> {
-    let out = run_adapter(
+/// Whether a label adapter runs and its implementation answers:
+/// `xn--bcher-kva` decodes to `bücher`.
+fn label_available(words: &[String]) -> Result<(), String> {
+    answers(
         words,
-        &[],
+        "decode xn--bcher-kva\n",
+        "ok u+0062 u+00FC u+0063 u+0068 u+0065 u+0072",
+        "decodes xn--bcher-kva",
+    )
+}
+
+/// Whether a domain adapter runs and its implementation answers:
+/// `bücher.de` encodes to `xn--bcher-kva.de`.
+fn domain_available(words: &[String]) -> Result<(), String> {
+    answers(
+        words,
         "encode u+0062 u+00FC u+0063 u+0068 u+0065 u+0072 u+002E u+0064 u+0065\n",
-    )?;
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    if stdout.trim() == "ok xn--bcher-kva.de" {
-        Ok(())
-    } else {
-        Err(format!(
-            "encodes bücher.de as {stdout:?} ({})",
-            why_line(&String::from_utf8_lossy(&out.stderr))
-        ))
-    }
+        "ok xn--bcher-kva.de",
+        "encodes bücher.de",
+    )
 }
 
 /// Runs one gate; `always` for an implementation every machine has.

@@ -67,10 +67,7 @@ fn answer(codec: Codec, engine: &dyn Engine, line: &[u8]) -> String {
         rest
     };
     let result = match verb {
-        b"encode" | b"encodex" => match std::str::from_utf8(rest)
-            .map_err(|_| "the tokens are not UTF-8".to_string())
-            .and_then(|text| CodePoints::parse(text).map_err(|e| e.to_string()))
-        {
+        b"encode" | b"encodex" => match tokens(rest) {
             Ok(cps) => {
                 let flags = engine.capabilities().annotations.then_some(cps.flags);
                 engine
@@ -114,19 +111,20 @@ fn answer(codec: Codec, engine: &dyn Engine, line: &[u8]) -> String {
     }
 }
 
-/// A refusal in the protocol's words: a label's rule when the reference
-/// names one (`why`), the RFC wrapper's messages for the kinds, `failed:
-/// ...` for the rest.
+/// The code points a question's tokens name.
+fn tokens(rest: &[u8]) -> Result<CodePoints, String> {
+    std::str::from_utf8(rest)
+        .map_err(|_| "the tokens are not UTF-8".to_string())
+        .and_then(|text| CodePoints::parse(text).map_err(|e| e.to_string()))
+}
+
 /// What a `decode` question asks to decode: its text as it is, or for the
 /// `domain` codec the name whose code points its tokens are, as UTF-8.
 fn name_text(codec: Codec, rest: &[u8]) -> Result<Vec<u8>, String> {
     if !codec.is_domain() {
         return Ok(rest.to_vec());
     }
-    let cps = std::str::from_utf8(rest)
-        .map_err(|_| "the tokens are not UTF-8".to_string())
-        .and_then(|text| CodePoints::parse(text).map_err(|e| e.to_string()))
-        .map_err(|e| format!("failed: not a question: {e}"))?;
+    let cps = tokens(rest).map_err(|e| format!("failed: not a question: {e}"))?;
     cps.values
         .iter()
         .map(|&cp| char::from_u32(cp))
@@ -135,6 +133,9 @@ fn name_text(codec: Codec, rest: &[u8]) -> Result<Vec<u8>, String> {
         .ok_or_else(|| "failed: not a question: a code point is not a Unicode scalar value".into())
 }
 
+/// A refusal in the protocol's words: a label's or a name's rule when the
+/// reference names one (`why`), the RFC wrapper's messages for the kinds,
+/// `failed: ...` for the rest.
 fn message(error: &EngineError, codec: Codec, why: Option<Refusal>) -> String {
     if let (Some(why), Some(profile)) = (why, codec.label_profile()) {
         return format!("failed: {}", why.explained(profile.rules));

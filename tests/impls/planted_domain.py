@@ -85,7 +85,13 @@ def per_label(label_base, verb, labels):
         out.append(said[3:])
     if verb == "encode":
         return "ok " + ".".join(out)
-    return ("ok " + " u+002E ".join(out)).replace("  ", " ").rstrip()
+    # The labels' code points, joined by U+002E (an empty label has none).
+    joined = []
+    for i, label_tokens in enumerate(out):
+        if i:
+            joined.append("u+002E")
+        joined.extend(label_tokens.split())
+    return " ".join(["ok"] + joined)
 
 
 def main():

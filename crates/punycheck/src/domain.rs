@@ -457,7 +457,7 @@ fn idna2008_label(switches: Switches, label: &[char]) -> Result<BothForms, Label
         return Ok((Vec::new(), Vec::new()));
     }
     if !label.iter().all(char::is_ascii) {
-        let ascii = label::idna2008::u_label(switches, label)?;
+        let ascii = label::idna2008::u_label(switches, label, false)?;
         return Ok((ascii, label.to_vec()));
     }
     let ascii: Vec<u8> = label.iter().map(|&c| c as u8).collect();

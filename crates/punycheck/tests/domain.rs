@@ -7,7 +7,8 @@ use punycheck::codec::Codec;
 use punycheck::domain;
 use punycheck::engines::{DomainReference, Engine, IdnaDomain};
 use punycheck::harness::compare::ask;
-use punycheck::harness::vectors::{self, Case, Expected, Input};
+use punycheck::harness::runner::request_of;
+use punycheck::harness::vectors::{self, Case, Expected};
 use punycheck::label::LabelProfile;
 use punycheck::vocabulary::Request;
 
@@ -17,16 +18,6 @@ fn domain_cases() -> Vec<Case> {
         .into_iter()
         .filter(|c| matches!(c.codec, Codec::Domain(_)))
         .collect()
-}
-
-fn request_of(case: &Case) -> Request {
-    match &case.input {
-        Input::Encode(cps) => Request::Encode {
-            code_points: cps.values.clone(),
-            flags: None,
-        },
-        Input::Decode(bytes) => Request::Decode(bytes.clone()),
-    }
 }
 
 #[test]

@@ -11,10 +11,10 @@ use punycheck::engines::{
 };
 use punycheck::harness::check::{CheckSettings, check};
 use punycheck::harness::compare::{ask, reference_for};
+use punycheck::harness::runner::request_of;
 use punycheck::harness::vectors::{self, Case, Expected, Input};
 use punycheck::label::{self, LabelProfile, LabelRules, Switches};
 use punycheck::punycode::{CaseFlags, Decoded};
-use punycheck::vocabulary::Request;
 
 /// The label vectors of `rules`.
 fn label_cases(rules: LabelRules) -> Vec<Case> {
@@ -23,16 +23,6 @@ fn label_cases(rules: LabelRules) -> Vec<Case> {
         .into_iter()
         .filter(|c| matches!(c.codec, Codec::Label(p) if p.rules == rules))
         .collect()
-}
-
-fn request_of(case: &Case) -> Request {
-    match &case.input {
-        Input::Encode(cps) => Request::Encode {
-            code_points: cps.values.clone(),
-            flags: None,
-        },
-        Input::Decode(bytes) => Request::Decode(bytes.clone()),
-    }
 }
 
 #[test]
@@ -290,7 +280,7 @@ fn icu_agrees_on_the_vectors_and_lists_its_unicode_version() {
     // U+1AE7 was assigned after Unicode 15.0, ICU 72's version: by hand,
     // 'xn--aa--a-zd7a' decodes to a U+1AE7 a - - a (the C reference
     // encodes those code points to 'aa--a-zd7a').
-    let request = Request::Decode(b"xn--aa--a-zd7a".to_vec());
+    let request = punycheck::vocabulary::Request::Decode(b"xn--aa--a-zd7a".to_vec());
     let reference = reference_for(Codec::Label(profile), &request).unwrap();
     assert!(matches!(reference, Expected::Decoded(_)), "{reference:?}");
     match judge(&icu, &request, &reference) {
@@ -337,7 +327,7 @@ fn libidn2_agrees_on_the_idna2008_vectors_but_for_its_listed_deviations() {
     }
     // 'xn--E-0ha' decodes, lowercased first (RFC 5891 section 5.3), to
     // 'e' U+0107; libidn2 decodes it as written, and 'E' is DISALLOWED.
-    let request = Request::Decode(b"xn--E-0ha".to_vec());
+    let request = punycheck::vocabulary::Request::Decode(b"xn--E-0ha".to_vec());
     let reference = reference_for(Codec::Label(profile), &request).unwrap();
     assert_eq!(
         reference,

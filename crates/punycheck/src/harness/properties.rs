@@ -20,7 +20,7 @@
 //! digit, and encoders write the others in lowercase), and without
 //! annotations the case of no digit does.
 
-use super::compare::{Request, ask};
+use super::compare::{Request, ask, is_refusal};
 use super::vectors::{CodePoints, Expected};
 use crate::codec::Codec;
 use crate::engines::{Engine, EngineError, check_supported};
@@ -351,10 +351,7 @@ fn check_spellings(
     }
     // Only answers count: a crash, a hang or a cancelled question is the
     // differential run's to judge.
-    let usable = |a: &Result<Expected, EngineError>| match a {
-        Ok(_) => true,
-        Err(e) => super::compare::is_refusal(&Err(e.clone())),
-    };
+    let usable = |a: &Result<Expected, EngineError>| a.is_ok() || is_refusal(a);
     if !usable(answer) {
         return None;
     }
@@ -362,11 +359,10 @@ fn check_spellings(
     if !usable(&other) {
         return None;
     }
-    let refused = |a: &Result<Expected, EngineError>| super::compare::is_refusal(a);
     let agree = match (answer, &other) {
         (Ok(Expected::Encoded(a)), Ok(Expected::Encoded(b))) => a == b,
         (Ok(Expected::Decoded(a)), Ok(Expected::Decoded(b))) => a.values == b.values,
-        (a, b) => refused(a) && refused(b),
+        (a, b) => is_refusal(a) && is_refusal(b),
     };
     (!agree).then(|| Violation {
         property: Property::EquivalentSpellings,

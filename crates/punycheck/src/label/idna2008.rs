@@ -179,15 +179,21 @@ pub fn to_ascii(switches: Switches, label: &[u32]) -> Result<Vec<u8>, LabelError
         .iter()
         .map(|&cp| char::from_u32(cp).ok_or(LabelError::NotScalar(cp)))
         .collect::<Result<Vec<char>, _>>()?;
-    validate_in(switches, &chars)?;
-    uts46::check_bidi(&chars, uts46::is_bidi(&chars))?;
-    u_label(switches, &chars)
+    u_label(switches, &chars, true)
 }
 
-/// Sections 5.4 and 5.5 for a U-label of a domain name, all but the Bidi
-/// rule, which depends on the whole name: the A-label.
-pub(crate) fn u_label(switches: Switches, chars: &[char]) -> Result<Vec<u8>, LabelError> {
+/// Sections 5.4 and 5.5 for a U-label: the A-label. The Bidi rule on the
+/// label alone when `bidi` is set (a label of a longer domain name leaves
+/// it to the caller: it depends on the whole name, RFC 5893 section 2).
+pub(crate) fn u_label(
+    switches: Switches,
+    chars: &[char],
+    bidi: bool,
+) -> Result<Vec<u8>, LabelError> {
     validate_in(switches, chars)?;
+    if bidi {
+        uts46::check_bidi(chars, uts46::is_bidi(chars))?;
+    }
     let label: Vec<u32> = chars.iter().map(|&c| u32::from(c)).collect();
     let mut out = b"xn--".to_vec();
     out.extend(punycode::encode(&label, None).map_err(LabelError::Punycode)?);

@@ -163,28 +163,20 @@ pub struct IdnaDomain {
     pub profile: LabelProfile,
 }
 
-impl IdnaLabel {
-    fn arguments(&self) -> (idna::uts46::AsciiDenyList, idna::uts46::Hyphens) {
-        idna_arguments(self.profile)
-    }
-}
-
 /// The `idna` crate's arguments for `profile`'s switches.
 fn idna_arguments(profile: LabelProfile) -> (idna::uts46::AsciiDenyList, idna::uts46::Hyphens) {
-    {
-        let switches = profile.switches;
-        let deny = if switches.use_std3_ascii_rules {
-            idna::uts46::AsciiDenyList::STD3
-        } else {
-            idna::uts46::AsciiDenyList::EMPTY
-        };
-        let hyphens = if switches.check_hyphens {
-            idna::uts46::Hyphens::Check
-        } else {
-            idna::uts46::Hyphens::Allow
-        };
-        (deny, hyphens)
-    }
+    let switches = profile.switches;
+    let deny = if switches.use_std3_ascii_rules {
+        idna::uts46::AsciiDenyList::STD3
+    } else {
+        idna::uts46::AsciiDenyList::EMPTY
+    };
+    let hyphens = if switches.check_hyphens {
+        idna::uts46::Hyphens::Check
+    } else {
+        idna::uts46::Hyphens::Allow
+    };
+    (deny, hyphens)
 }
 
 impl Engine for IdnaLabel {
@@ -201,7 +193,6 @@ impl Engine for IdnaLabel {
     }
 
     fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
-        let _ = self.arguments();
         idna_to_ascii(self.profile, input, case_flags)
     }
 
