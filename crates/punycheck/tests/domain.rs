@@ -165,3 +165,33 @@ fn a_separator_not_taken_breaks_the_equivalent_spellings() {
         violation.detail
     );
 }
+
+#[test]
+fn the_reference_checked_in_process_is_not_reported() {
+    use punycheck::harness::check::{CheckSettings, check};
+    // Under both profiles, several seeds: ToUnicode takes names that
+    // ToASCII refuses by its length rules (the root label of a trailing
+    // dot, an empty name), which is no broken round trip when the
+    // reference refuses them too.
+    for switches in [
+        punycheck::label::Switches::STRICT,
+        punycheck::label::Switches::URL,
+    ] {
+        let profile = LabelProfile {
+            rules: punycheck::label::LabelRules::Uts46,
+            switches,
+        };
+        for seed in [1, 2, 3] {
+            let mut settings = CheckSettings::new(std::time::Duration::from_secs(600), seed);
+            settings.cases = Some(1000);
+            settings.cost = None;
+            let report = check(&DomainReference { profile }, &settings).expect("the check runs");
+            assert!(
+                report.campaign.causes.is_empty(),
+                "{switches:?} seed {seed}: {:#?}",
+                report.campaign.causes
+            );
+            assert!(report.conforming());
+        }
+    }
+}
