@@ -188,6 +188,13 @@ fn validate_in(switches: Switches, label: &[char]) -> Result<(), LabelError> {
             None => LabelError::NotNfc,
         });
     }
+    // The mapper's validation marks a disallowed code point with U+FFFD,
+    // so it gives U+FFFD itself back as it is: U+FFFD is disallowed all the
+    // same (IdnaMappingTable), and only Punycode (`xn--zn7c`) brings it
+    // here, since mapping refused it in the input.
+    if label.contains(&char::REPLACEMENT_CHARACTER) {
+        return Err(LabelError::Status(0xFFFD));
+    }
     if switches.check_hyphens {
         // Criterion 2.
         if label.get(2) == Some(&HYPHEN) && label.get(3) == Some(&HYPHEN) {
@@ -404,6 +411,10 @@ mod tests {
         // a U+2488 (DIGIT ONE FULL STOP, disallowed) is xn--a-ecp; the
         // status check of criterion 7 refuses it.
         assert_eq!(unicode("xn--a-ecp"), Err(LabelError::Status(0x2488)));
+        // U+FFFD encoded in Punycode (the URL Standard's tests,
+        // toascii.json): disallowed, though the mapper's validation gives
+        // it back unchanged.
+        assert_eq!(unicode("xn--zn7c"), Err(LabelError::Status(0xFFFD)));
     }
 
     #[test]
