@@ -60,9 +60,11 @@ newer() { # newer OUTPUT SOURCE...: true when OUTPUT is missing or older than a 
   return 1
 }
 
-# npm: the two pinned punycode.js releases and tr46 (package.json aliases).
+# npm: the two pinned punycode.js releases, tr46 and whatwg-url (package.json aliases).
 if [[ ! -f $here/node/node_modules/punycode-1.4.1/package.json || ! -f $here/node/node_modules/punycode-2.3.1/package.json \
-      || ! -f $here/node/node_modules/tr46-7.0.0/package.json ]] \
+      || ! -f $here/node/node_modules/tr46-7.0.0/package.json \
+      || ! -f $here/node/node_modules/whatwg-url-17.3.0/package.json \
+      || ! -f $here/node/node_modules/whatwg-url-16.0.1/package.json ]] \
    || newer "$here/node/node_modules/.package-lock.json" "$here/node/package.json"; then
   echo "install.sh: npm install in adapters/node"
   (cd "$here/node" && npm install --no-audit --no-fund --silent)
@@ -131,7 +133,9 @@ done
 # The domain codec's adapters (adapters/domain/, pipe: programs): each
 # encodes b\u00fccher.de.
 for cmd in "node $here/domain/node_domain.js node-url" "node $here/domain/node_domain.js tr46-strict" \
-           "node $here/domain/node_domain.js tr46-url" "python3 $here/domain/python_idna.py idna2008"; do
+           "node $here/domain/node_domain.js tr46-url" "node $here/domain/node_domain.js node-host" \
+           "node $here/domain/node_domain.js whatwg-url" "node $here/domain/node_domain.js whatwg-url-16" \
+           "python3 $here/domain/python_idna.py idna2008"; do
   got=$(echo 'encode u+0062 u+00FC u+0063 u+0068 u+0065 u+0072 u+002E u+0064 u+0065' | $cmd) \
     || { echo "install.sh: $cmd does not run" >&2; exit 1; }
   [[ $got == 'ok xn--bcher-kva.de' ]] || { echo "install.sh: $cmd encodes bücher.de as '$got'" >&2; exit 1; }

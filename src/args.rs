@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand};
 use punycheck::codec::Codec;
 use punycheck::engines::declaration::{DirectionsDecl, DomainDecl, ErrorsDecl};
 use punycheck::harness::cost;
-use punycheck::label::{LabelProfile, LabelRules};
+use punycheck::label::{LabelOptions, LabelRules};
 use punycheck::unicode::UnicodeVersion;
 use punycheck::utf8;
 
@@ -44,37 +44,51 @@ pub(crate) struct Cli {
     /// the URL Standard sets it false).
     #[arg(long, global = true, value_name = "BOOL")]
     pub(crate) verify_dns_length: Option<bool>,
+    /// With --label-rules url: the URL Standard's beStrict (default false),
+    /// which sets all three switches.
+    #[arg(long, global = true, value_name = "BOOL")]
+    pub(crate) be_strict: Option<bool>,
+    /// With --label-rules url: false for the URL Standard as written before
+    /// its ASCII fallback of 2026-06-25 (whatwg/url a8d5ca37), which Node
+    /// 20, ada 2.x and whatwg-url 16 implement (default true).
+    #[arg(long, global = true, value_name = "BOOL")]
+    pub(crate) url_ascii_fallback: Option<bool>,
     #[command(subcommand)]
     pub(crate) command: Option<Command>,
 }
 
 impl Cli {
+    /// The label options given.
+    pub(crate) fn label_options(&self) -> LabelOptions {
+        LabelOptions {
+            rules: self.label_rules,
+            check_hyphens: self.check_hyphens,
+            std3_rules: self.std3_rules,
+            verify_dns_length: self.verify_dns_length,
+            be_strict: self.be_strict,
+            url_ascii_fallback: self.url_ascii_fallback,
+        }
+    }
+
     /// The codec chosen, with the label profile its options describe; an
     /// error for a label option given without `--codec label` or
-    /// `--codec domain`.
+    /// `--codec domain`, or one the profile does not take.
     pub(crate) fn chosen_codec(&self) -> Result<Option<Codec>, String> {
-        let label_options = self.label_rules.is_some()
-            || self.check_hyphens.is_some()
-            || self.std3_rules.is_some()
-            || self.verify_dns_length.is_some();
+        let options = self.label_options();
         match self.codec {
-            Some(codec @ (Codec::Label(_) | Codec::Domain(_))) => {
-                Ok(Some(codec.with_profile(LabelProfile::DEFAULT.with(
-                    self.label_rules,
-                    self.check_hyphens,
-                    self.std3_rules,
-                    self.verify_dns_length,
-                ))))
-            }
-            _ if label_options => Err(
-                "--label-rules, --check-hyphens, --std3-rules and --verify-dns-length \
-                 go with --codec label or --codec domain"
-                    .into(),
-            ),
+            Some(codec @ (Codec::Label(profile) | Codec::Domain(profile))) => Ok(Some(
+                codec.with_profile(options.applied(profile, codec.is_domain())?),
+            )),
+            _ if options.any() => Err(LABEL_OPTIONS_ALONE.into()),
             other => Ok(other),
         }
     }
 }
+
+/// The error for a label option without a codec that takes it.
+pub(crate) const LABEL_OPTIONS_ALONE: &str = "--label-rules, --check-hyphens, --std3-rules, \
+     --verify-dns-length, --be-strict and --url-ascii-fallback go with --codec label or \
+     --codec domain";
 
 /// How an implementation is named, with what it is declared to support.
 #[derive(clap::Args, Clone)]
@@ -472,6 +486,8 @@ impl CheckArgs {
                 check_hyphens: None,
                 std3_rules: None,
                 verify_dns_length: None,
+                be_strict: None,
+                url_ascii_fallback: None,
                 seconds: self.seconds,
                 cases: self.cases,
                 seed: self.seed,

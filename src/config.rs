@@ -42,6 +42,8 @@
 //! # check-hyphens = false      # --check-hyphens, --std3-rules and
 //! # std3-rules = false         # --verify-dns-length
 //! # verify-dns-length = false
+//! # be-strict = true           # with label-rules = "url": as --be-strict,
+//! # url-ascii-fallback = false # --url-ascii-fallback
 //! seconds = 30.0              # as --seconds
 //! cases = 5000                # as --cases
 //! seed = 42                   # as --seed
@@ -65,7 +67,7 @@ use serde::Deserialize;
 use punycheck::codec::Codec;
 use punycheck::engines::declaration::{DirectionsDecl, DomainDecl, ErrorsDecl};
 use punycheck::engines::{Declaration, SpecOptions};
-use punycheck::label::LabelRules;
+use punycheck::label::{LabelOptions, LabelRules};
 use punycheck::unicode::UnicodeVersion;
 
 /// The file `check` reads from the working directory.
@@ -136,6 +138,10 @@ pub struct Check {
     pub std3_rules: Option<bool>,
     /// `--verify-dns-length` (with `codec = "label"`).
     pub verify_dns_length: Option<bool>,
+    /// `--be-strict` (with `label-rules = "url"`).
+    pub be_strict: Option<bool>,
+    /// `--url-ascii-fallback` (with `label-rules = "url"`).
+    pub url_ascii_fallback: Option<bool>,
     /// `--seconds`.
     pub seconds: Option<f64>,
     /// `--cases`.
@@ -311,25 +317,30 @@ impl Check {
     /// layers' label settings describe; an error for a label setting
     /// without `codec = "label"`.
     pub fn resolved_codec(&self) -> Result<Codec, String> {
-        let label_settings = self.label_rules.is_some()
-            || self.check_hyphens.is_some()
-            || self.std3_rules.is_some()
-            || self.verify_dns_length.is_some();
+        let options = self.label_options();
         match self.codec.unwrap_or(Codec::Punycode) {
             codec @ (Codec::Label(profile) | Codec::Domain(profile)) => {
-                Ok(codec.with_profile(profile.with(
-                    self.label_rules,
-                    self.check_hyphens,
-                    self.std3_rules,
-                    self.verify_dns_length,
-                )))
+                Ok(codec.with_profile(options.applied(profile, codec.is_domain())?))
             }
-            _ if label_settings => Err(
-                "label-rules, check-hyphens, std3-rules and verify-dns-length go with \
-                 codec = \"label\" or \"domain\" (--codec label, --codec domain)"
+            _ if options.any() => Err(
+                "label-rules, check-hyphens, std3-rules, verify-dns-length, be-strict and \
+                 url-ascii-fallback go with codec = \"label\" or \"domain\" (--codec label, \
+                 --codec domain)"
                     .into(),
             ),
             other => Ok(other),
+        }
+    }
+
+    /// The label settings of this layer.
+    pub fn label_options(&self) -> LabelOptions {
+        LabelOptions {
+            rules: self.label_rules,
+            check_hyphens: self.check_hyphens,
+            std3_rules: self.std3_rules,
+            verify_dns_length: self.verify_dns_length,
+            be_strict: self.be_strict,
+            url_ascii_fallback: self.url_ascii_fallback,
         }
     }
 
@@ -344,6 +355,8 @@ impl Check {
             check_hyphens: self.check_hyphens.or(lower.check_hyphens),
             std3_rules: self.std3_rules.or(lower.std3_rules),
             verify_dns_length: self.verify_dns_length.or(lower.verify_dns_length),
+            be_strict: self.be_strict.or(lower.be_strict),
+            url_ascii_fallback: self.url_ascii_fallback.or(lower.url_ascii_fallback),
             seconds: self.seconds.or(lower.seconds),
             cases: self.cases.or(lower.cases),
             seed: self.seed.or(lower.seed),

@@ -229,6 +229,8 @@ fn run(cli: Cli) -> ExitCode {
             layer.check.check_hyphens = cli.check_hyphens;
             layer.check.std3_rules = cli.std3_rules;
             layer.check.verify_dns_length = cli.verify_dns_length;
+            layer.check.be_strict = cli.be_strict;
+            layer.check.url_ascii_fallback = cli.url_ascii_fallback;
             commands::check::run(layer, config.as_deref(), out)
         }
         Some(Command::Repro(args)) => commands::repro::run(&repro_settings(codec, args), out),

@@ -59,7 +59,7 @@ fn the_export_validates_and_every_test_is_the_references_answer() {
     let mut seen = 0;
     for group in doc["testGroups"].as_array().unwrap() {
         let mut codec = Codec::from_name(group["codec"].as_str().unwrap()).unwrap();
-        if let Codec::Label(profile) = &mut codec {
+        if let Codec::Label(profile) | Codec::Domain(profile) = &mut codec {
             profile.rules = LabelRules::from_name(group["labelRules"].as_str().unwrap()).unwrap();
             let switch = |key: &str| group[key].as_bool().unwrap();
             profile.switches.check_hyphens = switch("checkHyphens");

@@ -21,8 +21,24 @@
 //   tr46-url     the same with checkHyphens, useSTD3ASCIIRules and
 //                verifyDNSLength false: the URL Standard's "domain to ASCII"
 //                with beStrict false (whatwg-url's own call).
-// Install: tr46 from npm, pinned in adapters/node/package.json (npm install
-//          in adapters/node; adapters/install.sh does it).
+// The URL Standard's host parser (--label-rules url), through a whole URL,
+// "http://" + host + "/", its hostname the answer (an IPv4 address is
+// serialized by the parser); ToASCII only (declare --encode-only: no URL
+// API gives the Standard's "domain to Unicode"):
+//   node-host        new URL() of the running node (Node 20: ada 2.9.2, the
+//                    text before the ASCII fallback).
+//   whatwg-url       new URL() of whatwg-url 17.3.0 (jsdom's URL Standard,
+//                    the text since the ASCII fallback, whatwg/url a8d5ca37).
+//   whatwg-url-16    new URL() of whatwg-url 16.0.1 (the text before it).
+//   A host the URL parser splits or strips before the host parser sees it
+//   is refused here, "error adapter: ...": TAB, LF and CR (removed from any
+//   URL), / \ ? # (end the host), @ (ends the userinfo), : (begins the
+//   port), and a leading [ (an IPv6 address, outside the domain codec).
+//   The host parser refuses each of them too (forbidden host code points,
+//   which mapping never removes), so no answer of the implementation is
+//   hidden.
+// Install: tr46 and whatwg-url from npm, pinned in adapters/node/package.json
+//          (npm install in adapters/node; adapters/install.sh does it).
 //
 // The pipe protocol of the domain codec, a line each way:
 //   encode TOKENS  -> ok NAME      | error MESSAGE   (ToASCII of the name)
@@ -35,7 +51,7 @@
 const path = require('node:path');
 
 const mode = process.argv[2];
-const modes = ['node-url', 'tr46-strict', 'tr46-url'];
+const modes = ['node-url', 'tr46-strict', 'tr46-url', 'node-host', 'whatwg-url', 'whatwg-url-16'];
 if (process.argv.length !== 3 || !modes.includes(mode)) {
 	process.stderr.write('usage: node node_domain.js ' + modes.join('|') + '\n');
 	process.exit(2);
@@ -66,9 +82,41 @@ function tokens(s) {
 	return out.join(' ');
 }
 
+// A host the URL parser would split or strip before its host parser.
+function urlCarries(host) {
+	const cut = host.match(/[\t\n\r\/\\?#@:]/);
+	if (cut) throw new Refused('adapter: a URL ends or strips its host at ' + hex(cut[0].codePointAt(0)));
+	if (host.startsWith('[')) throw new Refused('adapter: a host beginning with [ is an IPv6 address');
+}
+
+// The hostname of "http://" + host + "/" by the URL class URL, or null.
+function hostParser(URL) {
+	return (host) => {
+		urlCarries(host);
+		try {
+			return new URL('http://' + host + '/').hostname;
+		} catch (e) {
+			if (e instanceof TypeError) return null;
+			throw e;
+		}
+	};
+}
+
+function noToUnicode() {
+	throw new Refused('adapter: no URL API gives domain to Unicode (declare --encode-only)');
+}
+
 let toASCII;
 let toUnicode;
-if (mode === 'node-url') {
+if (mode === 'node-host') {
+	toASCII = hostParser(URL);
+	toUnicode = noToUnicode;
+} else if (mode === 'whatwg-url' || mode === 'whatwg-url-16') {
+	const version = mode === 'whatwg-url' ? '17.3.0' : '16.0.1';
+	const whatwg = require(path.join(__dirname, '..', 'node', 'node_modules', 'whatwg-url-' + version));
+	toASCII = hostParser(whatwg.URL);
+	toUnicode = noToUnicode;
+} else if (mode === 'node-url') {
 	const url = require('node:url');
 	toASCII = (name) => {
 		const out = url.domainToASCII(name);

@@ -35,7 +35,7 @@ pub use output::Output;
 
 use punycheck::codec::Codec;
 use punycheck::harness::errors::DataError;
-use punycheck::label::{LabelProfile, LabelRules};
+use punycheck::label::{LabelOptions, LabelProfile, LabelRules};
 
 /// The exit statuses, as `--help` prints them.
 pub const EXIT_STATUS: &str = "\
@@ -103,26 +103,7 @@ pub fn codec_arg(codec: Codec) -> String {
     match codec {
         Codec::Punycode => String::new(),
         Codec::Label(profile) | Codec::Domain(profile) => {
-            let mut arg = format!(" --codec {codec} --label-rules {}", profile.rules);
-            let (given, default) = (profile.switches, LabelProfile::DEFAULT.switches);
-            for (option, value, default) in [
-                ("check-hyphens", given.check_hyphens, default.check_hyphens),
-                (
-                    "std3-rules",
-                    given.use_std3_ascii_rules,
-                    default.use_std3_ascii_rules,
-                ),
-                (
-                    "verify-dns-length",
-                    given.verify_dns_length,
-                    default.verify_dns_length,
-                ),
-            ] {
-                if value != default {
-                    arg.push_str(&format!(" --{option} {value}"));
-                }
-            }
-            arg
+            format!(" --codec {codec}{}", LabelOptions::printed(profile))
         }
         other => format!(" --codec {other}"),
     }

@@ -73,7 +73,9 @@ fn every_refusal_names_its_rule() {
                 assert!(words.contains(reason.as_str()), "{}: {words}", case.name);
                 // And it cites the standard.
                 let standard = match profile.rules {
-                    LabelRules::Uts46 => "UTS #46",
+                    LabelRules::Uts46 | LabelRules::Url | LabelRules::UrlBeforeAsciiFallback => {
+                        "UTS #46"
+                    }
                     LabelRules::Idna2008 => "RFC 589",
                     LabelRules::Idna2003 => "RFC 349",
                 };

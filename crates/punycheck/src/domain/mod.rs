@@ -66,6 +66,13 @@
 //! (section 3.1: "a domain name ... may end with a dot"), and under
 //! VerifyDnsLength the name is at most 253 octets. IDNA2003 has no Bidi
 //! rule across labels.
+//!
+//! # The URL Standard's host parser
+//!
+//! [`LabelRules::Url`] and [`LabelRules::UrlBeforeAsciiFallback`]: the
+//! host parser of a special URL, on UTS #46 as above ([`url`]).
+
+pub mod url;
 
 use std::fmt;
 
@@ -129,6 +136,41 @@ pub enum DomainError {
         /// The condition it breaks (1 to 6).
         condition: u8,
     },
+    /// The URL Standard's host parser: the host is empty, before or after
+    /// mapping.
+    EmptyHost,
+    /// The URL Standard's host parser: the ASCII domain holds a forbidden
+    /// domain code point (section 3.2).
+    ForbiddenCodePoint(u32),
+    /// The URL Standard's host parser: the domain ends in a number, and the
+    /// IPv4 parser fails.
+    Ipv4(Ipv4Error),
+    /// The host begins with `[`: an IPv6 address, which the `domain` codec
+    /// does not take.
+    Ipv6,
+}
+
+/// Why the URL Standard's IPv4 parser fails (section 3.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ipv4Error {
+    /// More than four parts.
+    TooManyParts,
+    /// A part is not a decimal, octal (`0` first) or hexadecimal (`0x`
+    /// first) number.
+    NonNumericPart,
+    /// A part but the last above 255, or the last too large for the bytes
+    /// left.
+    OutOfRange,
+}
+
+impl fmt::Display for Ipv4Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Ipv4Error::TooManyParts => "more than four parts",
+            Ipv4Error::NonNumericPart => "a part that is not a number",
+            Ipv4Error::OutOfRange => "a part out of range",
+        })
+    }
 }
 
 impl fmt::Display for DomainError {
@@ -161,6 +203,18 @@ impl fmt::Display for DomainError {
                  every label meets RFC 5893 section 2, and this one breaks condition {condition}",
                 index + 1
             ),
+            DomainError::EmptyHost => f.write_str("the host is empty"),
+            DomainError::ForbiddenCodePoint(cp) => write!(
+                f,
+                "the ASCII domain holds u+{cp:04X}, a forbidden domain code point"
+            ),
+            DomainError::Ipv4(why) => write!(
+                f,
+                "the domain ends in a number, so it is an IPv4 address, and it has {why}"
+            ),
+            DomainError::Ipv6 => {
+                f.write_str("the host begins with [, an IPv6 address: outside the domain codec")
+            }
         }
     }
 }
@@ -170,7 +224,7 @@ impl std::error::Error for DomainError {}
 impl DomainError {
     /// Where `rules` say it.
     pub fn citation(&self, rules: LabelRules) -> &'static str {
-        match (self, rules) {
+        match (self, rules.per_label()) {
             (DomainError::Label { error, .. }, _) => error.citation(rules),
             (DomainError::NotText | DomainError::NotScalar(_), _) => {
                 LabelError::NotText.citation(rules)
@@ -193,6 +247,22 @@ impl DomainError {
                 "UTS #46 section 4.2, ToASCII, step 4, VerifyDnsLength: 1 to 253 octets, \
                  without the root label and its dot"
             }
+            (DomainError::EmptyHost, _) => {
+                "the URL Standard, section 3.3, domain parser (an empty result is failure), \
+                 and section 3.5, host parser (not the empty string)"
+            }
+            (DomainError::ForbiddenCodePoint(_), _) => {
+                "the URL Standard, section 3.3, domain parser, and section 3.2, forbidden \
+                 domain code point"
+            }
+            (DomainError::Ipv4(_), _) => {
+                "the URL Standard, section 3.5, host parser step 8 (ends in a number) and the \
+                 IPv4 parser"
+            }
+            (DomainError::Ipv6, _) => {
+                "the URL Standard, section 3.5, host parser step 1 (IPv6, which the domain \
+                 codec does not take)"
+            }
         }
     }
 
@@ -212,6 +282,10 @@ impl DomainError {
             DomainError::EmptyLabel { .. } => "empty-label",
             DomainError::NameLength(_) => "name-length",
             DomainError::BidiAcrossLabels { .. } => "bidi-across-labels",
+            DomainError::EmptyHost => "empty-host",
+            DomainError::ForbiddenCodePoint(_) => "forbidden-domain-code-point",
+            DomainError::Ipv4(_) => "ipv4",
+            DomainError::Ipv6 => "ipv6",
         }
     }
 }
@@ -280,13 +354,17 @@ pub fn refusal(codec: Codec, request: &Request) -> Option<Refusal> {
 /// ToASCII of the name whose code points are `name`, under `profile`: the
 /// ASCII name, labels joined by U+002E.
 pub fn to_ascii(profile: LabelProfile, name: &[u32]) -> Result<Vec<u8>, DomainError> {
+    if profile.rules.is_url() {
+        return url::host_to_ascii(profile, name);
+    }
     let chars = name
         .iter()
         .map(|&cp| char::from_u32(cp).ok_or(DomainError::NotScalar(cp)))
         .collect::<Result<Vec<char>, _>>()?;
     let switches = profile.switches;
     let labels = match profile.rules {
-        LabelRules::Uts46 => {
+        // The URL Standard's rules went to the host parser above.
+        LabelRules::Uts46 | LabelRules::Url | LabelRules::UrlBeforeAsciiFallback => {
             let labels = uts46_process(switches, &chars)?;
             labels
                 .iter()
@@ -349,11 +427,16 @@ pub fn to_ascii(profile: LabelProfile, name: &[u32]) -> Result<Vec<u8>, DomainEr
 /// ToUnicode of the name given as text (U-labels and A-labels alike),
 /// under `profile`: the name's code points, labels joined by U+002E.
 pub fn to_unicode(profile: LabelProfile, name: &[u8]) -> Result<Vec<u32>, DomainError> {
+    if profile.rules.is_url() {
+        return url::domain_to_unicode(profile, name);
+    }
     let text = std::str::from_utf8(name).map_err(|_| DomainError::NotText)?;
     let chars: Vec<char> = text.chars().collect();
     let switches = profile.switches;
     let labels: Vec<Vec<char>> = match profile.rules {
-        LabelRules::Uts46 => uts46_process(switches, &chars)?,
+        LabelRules::Uts46 | LabelRules::Url | LabelRules::UrlBeforeAsciiFallback => {
+            uts46_process(switches, &chars)?
+        }
         LabelRules::Idna2008 => {
             // ToUnicode has no length rule.
             let switches = Switches {

@@ -1183,8 +1183,14 @@ mod tests {
     /// A-labels.
     #[test]
     fn the_label_reference_is_never_slow() {
-        use crate::label::LabelProfile;
-        let profile = LabelProfile::DEFAULT.with(None, None, None, Some(false));
+        use crate::label::{LabelProfile, Switches};
+        let profile = LabelProfile {
+            switches: Switches {
+                verify_dns_length: false,
+                ..Switches::STRICT
+            },
+            ..LabelProfile::DEFAULT
+        };
         let reference = LabelReference { profile };
         assert_never_slow(&reference);
         let (request, _) =

@@ -15,6 +15,13 @@
 //! sometimes with a trailing dot, and some names are grown to the
 //! limits: labels of 63 and 64 octets, names of 253 and 254.
 //!
+//! Under the URL Standard's host parser ([`crate::label::LabelRules::Url`])
+//! half the names are hosts of its own: numbers that the IPv4 parser reads
+//! or refuses (`0x7f`, `09`, `4294967296`, fullwidth and circled digits),
+//! percent-encoded bytes (`%41`, `%2e`, `%C3%BC`, a lone `%`),
+//! forbidden host code points, and `xn--` labels that ToASCII refuses and
+//! the ASCII fallback keeps.
+//!
 //! Questions to decode are names of A-labels and U-labels that the
 //! reference encodes, one label mutated as the label codec mutates
 //! A-labels ([`super::labels::mutate`]), sometimes with another separator,
@@ -56,9 +63,13 @@ const MAPPED_SPECIALS: &[u32] = &[
     0x2488, 0x2460, 0xFF10, 0xFF3C, 0xFF0F, 0x00AD, 0x2024, 0xFF21,
 ];
 
-/// A question to encode: a name of the module docs.
-pub fn encode_request(rng: &mut ChaCha8Rng) -> Request {
-    let code_points = name(rng);
+/// A question to encode under `profile`: a name of the module docs.
+pub fn encode_request(rng: &mut ChaCha8Rng, profile: LabelProfile) -> Request {
+    let code_points = if profile.rules.is_url() && rng.random_bool(0.5) {
+        host(rng)
+    } else {
+        name(rng)
+    };
     Request::Encode {
         code_points,
         flags: None,
@@ -211,6 +222,98 @@ fn label(rng: &mut ChaCha8Rng) -> Vec<u32> {
     }
 }
 
+/// Numbers of the IPv4 parser: decimal, octal, hexadecimal, the empty
+/// `0x`, `09` (no octal number), and the limits of a part and of an
+/// address.
+const IPV4_NUMBERS: &[&str] = &[
+    "0",
+    "1",
+    "127",
+    "255",
+    "256",
+    "0x7f",
+    "0X1",
+    "0x",
+    "09",
+    "0177",
+    "4294967295",
+    "4294967296",
+    "0xffffffff",
+    "1e1",
+];
+
+/// Percent-encoded bytes for the host parser: a letter, a full stop, a
+/// solidus, ü in UTF-8, a byte that is no UTF-8, a lone or broken `%`.
+const PERCENT: &[&str] = &["%41", "%2e", "%2F", "%C3%BC", "%FF", "%", "%zz", "%00"];
+
+/// ASCII labels that ToASCII refuses and the ASCII fallback keeps: Punycode
+/// that decodes to mapped code points (the URL Standard's `xn--8i7caa`), to
+/// a control, to U+FFFD, to a lone joiner, to ASCII, to a Bidi failure, and
+/// no Punycode at all.
+const BOGUS_ACE: &[&str] = &[
+    "xn--8i7caa",
+    "xn--a",
+    "xn--zn7c",
+    "xn--1ug",
+    "xn--go-",
+    "XN--A-YOC",
+    "xn--ls8h=",
+];
+
+/// Forbidden host code points that mapping keeps, and DELETE.
+const FORBIDDEN: &[u32] = &[0x20, 0x3C, 0x3E, 0x5E, 0x7C, 0x5D, 0x7F, 0x01];
+
+/// A host of the URL Standard's own: one to four labels of numbers (ASCII,
+/// fullwidth or circled digits), percent-encoded bytes, forbidden code
+/// points or the other labels, by any separator, sometimes with a
+/// trailing dot.
+fn host(rng: &mut ChaCha8Rng) -> Vec<u32> {
+    let count = rng.random_range(1..=4);
+    let mut out = Vec::new();
+    for i in 0..count {
+        if i > 0 {
+            out.push(u32::from(separator(rng)));
+        }
+        match rng.random_range(0..9) {
+            0..=3 => {
+                let number = IPV4_NUMBERS[rng.random_range(0..IPV4_NUMBERS.len())];
+                let digits = number.chars().map(u32::from);
+                match rng.random_range(0..6) {
+                    // Fullwidth digits and letters map to ASCII ones.
+                    0 => out.extend(digits.map(|c| c - 0x20 + 0xFF00)),
+                    // Circled digits one to nine map to digits.
+                    1 if number.bytes().all(|b| (b'1'..=b'9').contains(&b)) => {
+                        out.extend(digits.map(|c| c - u32::from(b'1') + 0x2460));
+                    }
+                    _ => out.extend(digits),
+                }
+            }
+            4 | 5 => {
+                let mut label = ascii_label(rng);
+                let at = rng.random_range(0..=label.len());
+                let percent = PERCENT[rng.random_range(0..PERCENT.len())];
+                label.splice(at..at, percent.chars().map(u32::from));
+                out.extend(label);
+            }
+            6 => {
+                let mut label = ascii_label(rng);
+                let at = rng.random_range(1..=label.len());
+                label.insert(at, FORBIDDEN[rng.random_range(0..FORBIDDEN.len())]);
+                out.extend(label);
+            }
+            7 => {
+                let ace = BOGUS_ACE[rng.random_range(0..BOGUS_ACE.len())];
+                out.extend(ace.chars().map(u32::from));
+            }
+            _ => out.extend(label(rng)),
+        }
+    }
+    if rng.random_ratio(1, 5) {
+        out.push(u32::from(separator(rng)));
+    }
+    out
+}
+
 /// Letters and digits, a letter first, sometimes a hyphen inside.
 fn ascii_label(rng: &mut ChaCha8Rng) -> Vec<u32> {
     let len = rng.random_range(1..10);
@@ -306,7 +409,7 @@ mod tests {
         );
         let mut passed = 0;
         for _ in 0..1500 {
-            let Request::Encode { code_points, .. } = encode_request(&mut rng) else {
+            let Request::Encode { code_points, .. } = encode_request(&mut rng, strict) else {
                 panic!("an encode question");
             };
             match domain::to_ascii(strict, &code_points) {
@@ -332,6 +435,57 @@ mod tests {
             );
         }
         assert!(passed > 400, "{passed} passed, {rules:?}");
+    }
+
+    #[test]
+    fn hosts_reach_every_rule_of_the_host_parser() {
+        // Under the URL Standard's rules, 1,500 hosts meet the IPv4
+        // parser both ways, the forbidden code points, the empty host and
+        // the fallback's differences, and many pass.
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let url = LabelProfile {
+            rules: LabelRules::Url,
+            switches: Switches::URL,
+        };
+        let before = LabelProfile {
+            rules: LabelRules::UrlBeforeAsciiFallback,
+            ..url
+        };
+        let mut rules = std::collections::BTreeMap::new();
+        let (mut addresses, mut differ) = (0, 0);
+        for _ in 0..1500 {
+            let Request::Encode { code_points, .. } = encode_request(&mut rng, url) else {
+                panic!("an encode question");
+            };
+            let now = domain::to_ascii(url, &code_points);
+            match &now {
+                Ok(host)
+                    if host
+                        .split(|&b| b == b'.')
+                        .all(|p| p.iter().all(u8::is_ascii_digit)) =>
+                {
+                    addresses += 1
+                }
+                Ok(_) => {}
+                Err(e) => *rules.entry(e.rule()).or_insert(0) += 1,
+            }
+            differ += usize::from(now.is_ok() != domain::to_ascii(before, &code_points).is_ok());
+        }
+        for rule in [
+            "ipv4",
+            "forbidden-domain-code-point",
+            "disallowed",
+            "bidi-across-labels",
+        ] {
+            assert!(
+                rules.get(rule).is_some_and(|&n| n >= 5),
+                "{rule}: {rules:?}"
+            );
+        }
+        assert!(
+            addresses >= 50 && differ >= 20,
+            "{addresses} {differ} {rules:?}"
+        );
     }
 
     #[test]

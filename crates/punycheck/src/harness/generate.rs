@@ -217,7 +217,7 @@ impl Generator {
     fn regular_request(&mut self) -> Request {
         if let Codec::Domain(profile) = self.codec {
             return if self.count.is_multiple_of(2) {
-                super::domains::encode_request(&mut self.rng)
+                super::domains::encode_request(&mut self.rng, profile)
             } else {
                 super::domains::decode_request(&mut self.rng, profile)
             };

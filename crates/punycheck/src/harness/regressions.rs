@@ -147,16 +147,26 @@ impl File {
                     "label-rules",
                     Item::Value(Value::from(profile.rules.name())),
                 );
-                // The switches that are off (each is on by default).
+                // The switches that are off (each is on by default); the
+                // URL Standard's come from beStrict (off by default).
                 let switches = profile.switches;
-                for (key, on) in [
-                    ("check-hyphens", switches.check_hyphens),
-                    ("std3-rules", switches.use_std3_ascii_rules),
-                    ("verify-dns-length", switches.verify_dns_length),
-                ] {
-                    if !on {
-                        self.doc.insert(key, Item::Value(Value::from(false)));
+                let off = if profile.rules.is_url() {
+                    if profile.be_strict() {
+                        self.doc.insert("be-strict", Item::Value(Value::from(true)));
                     }
+                    Vec::new()
+                } else {
+                    [
+                        ("check-hyphens", switches.check_hyphens),
+                        ("std3-rules", switches.use_std3_ascii_rules),
+                        ("verify-dns-length", switches.verify_dns_length),
+                    ]
+                    .into_iter()
+                    .filter(|&(_, on)| !on)
+                    .collect()
+                };
+                for (key, _) in off {
+                    self.doc.insert(key, Item::Value(Value::from(false)));
                 }
             }
         }
@@ -254,8 +264,10 @@ mod tests {
         use crate::label::{LabelProfile, LabelRules};
         let path = temp("label-idna2008.toml");
         let _ = std::fs::remove_file(&path);
-        let idna2008 =
-            Codec::Label(LabelProfile::DEFAULT.with(Some(LabelRules::Idna2008), None, None, None));
+        let idna2008 = Codec::Label(LabelProfile {
+            rules: LabelRules::Idna2008,
+            ..LabelProfile::DEFAULT
+        });
         let mut file = File::open(&path, idna2008).unwrap();
         let request = Request::Encode {
             code_points: vec![0x62, 0xFC, 0x63, 0x68, 0x65, 0x72],
@@ -277,15 +289,20 @@ mod tests {
             refused.to_string(),
             format!(
                 "{path} holds label [{}] cases; this question is label [{}]",
-                LabelProfile::DEFAULT.with(Some(LabelRules::Idna2008), None, None, None),
+                LabelProfile {
+                    rules: LabelRules::Idna2008,
+                    ..LabelProfile::DEFAULT
+                },
                 LabelProfile::DEFAULT
             )
         );
         assert!(File::open(&path, idna2008).is_ok());
         let _ = std::fs::remove_file(&path);
         // The URL Standard's switches, all off, are written and read back.
-        let url =
-            Codec::Label(LabelProfile::DEFAULT.with(None, Some(false), Some(false), Some(false)));
+        let url = Codec::Label(LabelProfile {
+            switches: crate::label::Switches::URL,
+            ..LabelProfile::DEFAULT
+        });
         let lax = temp("label-url.toml");
         let _ = std::fs::remove_file(&lax);
         let mut file = File::open(&lax, url).unwrap();

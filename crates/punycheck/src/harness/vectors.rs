@@ -60,6 +60,14 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("label.toml", include_str!("../../vectors/label.toml")),
     ("domain.toml", include_str!("../../vectors/domain.toml")),
     (
+        "domain-url.toml",
+        include_str!("../../vectors/domain-url.toml"),
+    ),
+    (
+        "domain-url-before-ascii-fallback.toml",
+        include_str!("../../vectors/domain-url-before-ascii-fallback.toml"),
+    ),
+    (
         "label-idna2008.toml",
         include_str!("../../vectors/label-idna2008.toml"),
     ),
@@ -111,6 +119,9 @@ struct RawFile {
     std3_rules: Option<bool>,
     /// For `codec = "label"`: VerifyDnsLength (on by default).
     verify_dns_length: Option<bool>,
+    /// For `label-rules = "url"`: the URL Standard's beStrict (off by
+    /// default).
+    be_strict: Option<bool>,
     #[serde(default)]
     case: Vec<RawCase>,
 }
@@ -240,23 +251,14 @@ pub fn file_codec(file: &str, text: &str) -> Result<Codec, DataError> {
 }
 
 /// The codec a file's `codec` line says, with the profile its
-/// `label-rules`, `check-hyphens`, `std3-rules` and `verify-dns-length`
-/// lines give the label codec (UTS #46, every switch on, by default).
+/// `label-rules`, `check-hyphens`, `std3-rules`, `verify-dns-length` and
+/// `be-strict` lines give the label and domain codecs (UTS #46, every
+/// switch on, by default).
 fn raw_codec(file: &str, raw: &RawFile) -> Result<Codec, DataError> {
     let codec = match raw.codec.as_deref() {
         None => Codec::Punycode,
         Some(name) => Codec::from_name(name)
             .ok_or_else(|| DataError::invalid(file, format!("unknown codec {name:?}")))?,
-    };
-    let switches = [raw.check_hyphens, raw.std3_rules, raw.verify_dns_length];
-    let Some(profile) = codec.label_profile() else {
-        if raw.label_rules.is_some() || switches.iter().any(Option::is_some) {
-            return Err(DataError::invalid(
-                file,
-                "label-rules, check-hyphens, std3-rules and verify-dns-length are for codec = \"label\" and \"domain\"",
-            ));
-        }
-        return Ok(codec);
     };
     let rules = match raw.label_rules.as_deref() {
         None => None,
@@ -265,12 +267,28 @@ fn raw_codec(file: &str, raw: &RawFile) -> Result<Codec, DataError> {
                 .ok_or_else(|| DataError::invalid(file, format!("unknown label-rules {name:?}")))?,
         ),
     };
-    Ok(codec.with_profile(profile.with(
+    let options = crate::label::LabelOptions {
         rules,
-        raw.check_hyphens,
-        raw.std3_rules,
-        raw.verify_dns_length,
-    )))
+        check_hyphens: raw.check_hyphens,
+        std3_rules: raw.std3_rules,
+        verify_dns_length: raw.verify_dns_length,
+        be_strict: raw.be_strict,
+        url_ascii_fallback: None,
+    };
+    let Some(profile) = codec.label_profile() else {
+        if options.any() {
+            return Err(DataError::invalid(
+                file,
+                "label-rules, check-hyphens, std3-rules, verify-dns-length and be-strict are for \
+                 codec = \"label\" and \"domain\"",
+            ));
+        }
+        return Ok(codec);
+    };
+    options
+        .applied(profile, codec.is_domain())
+        .map(|profile| codec.with_profile(profile))
+        .map_err(|why| DataError::invalid(file, why))
 }
 
 /// Parses several files and rejects duplicate names across them.

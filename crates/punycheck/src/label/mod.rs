@@ -81,14 +81,34 @@ pub enum LabelRules {
     /// (AllowUnassigned): what CPython's `idna` codec and GNU Libidn 1.x
     /// implement.
     Idna2003,
+    /// The URL Standard's host parser for a special URL, on UTS #46 with
+    /// the switches its beStrict sets: domains and IPv4 addresses (not
+    /// IPv6), as written since its ASCII fallback (whatwg/url commit
+    /// a8d5ca37, 2026-06-25). The `domain` codec only
+    /// ([`crate::domain::url`]).
+    Url,
+    /// The URL Standard's host parser as written before its ASCII fallback
+    /// (`--label-rules url --url-ascii-fallback false`): what Node 20, ada
+    /// 2.x and whatwg-url 16 implement. The `domain` codec only.
+    #[cfg_attr(feature = "clap", value(skip))]
+    UrlBeforeAsciiFallback,
 }
 
 impl LabelRules {
-    /// Every profile.
+    /// Every standard a label is judged by: the `label` codec's rules.
     pub const ALL: [LabelRules; 3] = [
         LabelRules::Uts46,
         LabelRules::Idna2008,
         LabelRules::Idna2003,
+    ];
+
+    /// Every rule set, the URL Standard's (the `domain` codec's only) too.
+    pub const EVERY: [LabelRules; 5] = [
+        LabelRules::Uts46,
+        LabelRules::Idna2008,
+        LabelRules::Idna2003,
+        LabelRules::Url,
+        LabelRules::UrlBeforeAsciiFallback,
     ];
 
     /// Its name on the command line, in `punycheck.toml` and in vector
@@ -98,12 +118,29 @@ impl LabelRules {
             LabelRules::Uts46 => "uts46",
             LabelRules::Idna2008 => "idna2008",
             LabelRules::Idna2003 => "idna2003",
+            LabelRules::Url => "url",
+            LabelRules::UrlBeforeAsciiFallback => "url-before-ascii-fallback",
         }
     }
 
     /// Parses a name produced by [`LabelRules::name`].
     pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|r| r.name() == name)
+        Self::EVERY.into_iter().find(|r| r.name() == name)
+    }
+
+    /// Whether these are the URL Standard's host parser (either text).
+    pub fn is_url(self) -> bool {
+        matches!(self, LabelRules::Url | LabelRules::UrlBeforeAsciiFallback)
+    }
+
+    /// The standard each label is judged by: UTS #46 for the URL
+    /// Standard's host parser, the rules themselves otherwise.
+    pub fn per_label(self) -> LabelRules {
+        if self.is_url() {
+            LabelRules::Uts46
+        } else {
+            self
+        }
     }
 
     /// The document it follows.
@@ -112,6 +149,14 @@ impl LabelRules {
             LabelRules::Uts46 => "UTS #46 revision 33 (Nontransitional Processing)",
             LabelRules::Idna2008 => "IDNA2008 lookup (RFC 5891 section 5, RFC 5892, RFC 5893)",
             LabelRules::Idna2003 => "IDNA2003 (RFC 3490 section 4, Nameprep for queries)",
+            LabelRules::Url => {
+                "the URL Standard's host parser (special URLs; domains and IPv4), with its ASCII \
+                 fallback (whatwg/url a8d5ca37), on UTS #46 revision 33"
+            }
+            LabelRules::UrlBeforeAsciiFallback => {
+                "the URL Standard's host parser (special URLs; domains and IPv4), as written \
+                 before its ASCII fallback (whatwg/url a8d5ca37), on UTS #46 revision 33"
+            }
         }
     }
 }
@@ -187,22 +232,151 @@ impl LabelProfile {
         switches: Switches::STRICT,
     };
 
-    /// This profile with the rules and switches that are given, the others
-    /// kept: what a command line or a configuration file lays over it.
-    pub fn with(
-        mut self,
-        rules: Option<LabelRules>,
-        check_hyphens: Option<bool>,
-        use_std3_ascii_rules: Option<bool>,
-        verify_dns_length: Option<bool>,
-    ) -> Self {
-        let switches = &mut self.switches;
-        self.rules = rules.unwrap_or(self.rules);
-        switches.check_hyphens = check_hyphens.unwrap_or(switches.check_hyphens);
-        switches.use_std3_ascii_rules =
-            use_std3_ascii_rules.unwrap_or(switches.use_std3_ascii_rules);
-        switches.verify_dns_length = verify_dns_length.unwrap_or(switches.verify_dns_length);
-        self
+    /// Whether all three switches are on: the URL Standard's beStrict, when
+    /// its rules are the URL Standard's.
+    pub fn be_strict(self) -> bool {
+        self.switches == Switches::STRICT
+    }
+}
+
+/// The label options of a command line, a configuration file or a vector:
+/// each one given is laid over a profile, the others kept
+/// ([`LabelOptions::applied`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LabelOptions {
+    /// `--label-rules`.
+    pub rules: Option<LabelRules>,
+    /// `--check-hyphens`.
+    pub check_hyphens: Option<bool>,
+    /// `--std3-rules`.
+    pub std3_rules: Option<bool>,
+    /// `--verify-dns-length`.
+    pub verify_dns_length: Option<bool>,
+    /// `--be-strict` (with `--label-rules url`).
+    pub be_strict: Option<bool>,
+    /// `--url-ascii-fallback` (with `--label-rules url`).
+    pub url_ascii_fallback: Option<bool>,
+}
+
+impl LabelOptions {
+    /// Whether any option is given.
+    pub fn any(&self) -> bool {
+        *self != LabelOptions::default()
+    }
+
+    /// These options laid over `lower`: each one given here wins.
+    pub fn over(self, lower: LabelOptions) -> LabelOptions {
+        LabelOptions {
+            rules: self.rules.or(lower.rules),
+            check_hyphens: self.check_hyphens.or(lower.check_hyphens),
+            std3_rules: self.std3_rules.or(lower.std3_rules),
+            verify_dns_length: self.verify_dns_length.or(lower.verify_dns_length),
+            be_strict: self.be_strict.or(lower.be_strict),
+            url_ascii_fallback: self.url_ascii_fallback.or(lower.url_ascii_fallback),
+        }
+    }
+
+    /// `base` with these options laid over it; for `domain` false (the
+    /// `label` codec) the URL Standard's rules are refused. The URL
+    /// Standard sets the three switches from beStrict, so with its rules
+    /// they are refused too, and `--be-strict` and `--url-ascii-fallback`
+    /// are refused without them.
+    pub fn applied(self, base: LabelProfile, domain: bool) -> Result<LabelProfile, String> {
+        let mut rules = self.rules.unwrap_or(base.rules);
+        let switches_given = self.check_hyphens.is_some()
+            || self.std3_rules.is_some()
+            || self.verify_dns_length.is_some();
+        if !rules.is_url() {
+            if self.be_strict.is_some() || self.url_ascii_fallback.is_some() {
+                return Err(
+                    "--be-strict and --url-ascii-fallback go with --label-rules url".into(),
+                );
+            }
+            let mut switches = if base.rules.is_url() {
+                Switches::STRICT
+            } else {
+                base.switches
+            };
+            switches.check_hyphens = self.check_hyphens.unwrap_or(switches.check_hyphens);
+            switches.use_std3_ascii_rules =
+                self.std3_rules.unwrap_or(switches.use_std3_ascii_rules);
+            switches.verify_dns_length =
+                self.verify_dns_length.unwrap_or(switches.verify_dns_length);
+            return Ok(LabelProfile { rules, switches });
+        }
+        if !domain {
+            return Err(
+                "--label-rules url is the URL Standard's host parser, of a whole \
+                        name: it goes with --codec domain"
+                    .into(),
+            );
+        }
+        if switches_given {
+            return Err(
+                "--label-rules url sets CheckHyphens, UseSTD3ASCIIRules and \
+                        VerifyDnsLength from beStrict, as the URL Standard does: give \
+                        --be-strict instead of --check-hyphens, --std3-rules and \
+                        --verify-dns-length"
+                    .into(),
+            );
+        }
+        let be_strict = self
+            .be_strict
+            .unwrap_or(base.rules.is_url() && base.be_strict());
+        let fallback = self
+            .url_ascii_fallback
+            .unwrap_or(rules != LabelRules::UrlBeforeAsciiFallback);
+        rules = if fallback {
+            LabelRules::Url
+        } else {
+            LabelRules::UrlBeforeAsciiFallback
+        };
+        let switches = if be_strict {
+            Switches::STRICT
+        } else {
+            Switches::URL
+        };
+        Ok(LabelProfile { rules, switches })
+    }
+
+    /// The options that give `profile` when laid over
+    /// [`LabelProfile::DEFAULT`], as command-line words: ` --label-rules
+    /// RULES` and each switch that differs.
+    pub fn printed(profile: LabelProfile) -> String {
+        let mut out = String::new();
+        match profile.rules {
+            LabelRules::Url | LabelRules::UrlBeforeAsciiFallback => {
+                out.push_str(" --label-rules url");
+                if profile.be_strict() {
+                    out.push_str(" --be-strict true");
+                }
+                if profile.rules == LabelRules::UrlBeforeAsciiFallback {
+                    out.push_str(" --url-ascii-fallback false");
+                }
+            }
+            rules => {
+                out.push_str(&format!(" --label-rules {rules}"));
+                let (given, default) = (profile.switches, Switches::STRICT);
+                for (option, value, default) in [
+                    ("check-hyphens", given.check_hyphens, default.check_hyphens),
+                    (
+                        "std3-rules",
+                        given.use_std3_ascii_rules,
+                        default.use_std3_ascii_rules,
+                    ),
+                    (
+                        "verify-dns-length",
+                        given.verify_dns_length,
+                        default.verify_dns_length,
+                    ),
+                ] {
+                    if value != default {
+                        out.push_str(&format!(" --{option} {value}"));
+                    }
+                }
+            }
+        }
+        out
     }
 }
 
@@ -360,44 +534,50 @@ impl fmt::Display for LabelError {
 impl LabelError {
     /// Where `rules` say it: the section of the standard.
     pub fn citation(&self, rules: LabelRules) -> &'static str {
-        match rules {
-            LabelRules::Uts46 => match self {
-                LabelError::NotText | LabelError::NotScalar(_) => "UTS #46 section 4",
-                LabelError::NotAceLabel => "UTS #46 section 4, Processing, step 4",
-                LabelError::FullStop => "UTS #46 section 4, Processing, step 3, Break",
-                LabelError::Disallowed(_) => "UTS #46 section 4, Processing, step 1, Map",
-                LabelError::NonAsciiInAceLabel(_) => {
-                    "UTS #46 section 4, Processing, step 4, xn-- labels, item 1"
+        match rules.per_label() {
+            LabelRules::Uts46 | LabelRules::Url | LabelRules::UrlBeforeAsciiFallback => {
+                match self {
+                    LabelError::NotText | LabelError::NotScalar(_) => "UTS #46 section 4",
+                    LabelError::NotAceLabel => "UTS #46 section 4, Processing, step 4",
+                    LabelError::FullStop => "UTS #46 section 4, Processing, step 3, Break",
+                    LabelError::Disallowed(_) => "UTS #46 section 4, Processing, step 1, Map",
+                    LabelError::NonAsciiInAceLabel(_) => {
+                        "UTS #46 section 4, Processing, step 4, xn-- labels, item 1"
+                    }
+                    LabelError::Punycode(_) | LabelError::DecodesToNonScalar(_) => {
+                        "UTS #46 section 4, Processing, step 4, xn-- labels, item 2"
+                    }
+                    LabelError::Empty | LabelError::AsciiOnly | LabelError::NotReencoded(_) => {
+                        "UTS #46 section 4, Processing, step 4, xn-- labels, item 3"
+                    }
+                    LabelError::NotNfc => "UTS #46 section 4.1, validity criterion 1",
+                    LabelError::HyphensAt3And4 => "UTS #46 section 4.1, validity criterion 2",
+                    LabelError::HyphenAtEnd => {
+                        "UTS #46 section 4.1, validity criterion 3, with CheckHyphens"
+                    }
+                    LabelError::BeginsWithAcePrefix => {
+                        "UTS #46 section 4.1, validity criterion 4, without CheckHyphens"
+                    }
+                    LabelError::LeadingMark(_) => "UTS #46 section 4.1, validity criterion 6",
+                    LabelError::NotLdh(_) => {
+                        "UTS #46 section 4.1, validity criterion 7, with UseSTD3ASCIIRules"
+                    }
+                    LabelError::Status(_)
+                    | LabelError::Disallowed2008(_)
+                    | LabelError::Unassigned(_)
+                    | LabelError::Prohibited(_)
+                    | LabelError::ContextO(_) => "UTS #46 section 4.1, validity criterion 7",
+                    LabelError::Joiner(_) => {
+                        "UTS #46 section 4.1, validity criterion 8, CheckJoiners"
+                    }
+                    LabelError::Bidi(_) | LabelError::StringprepBidi(_) => {
+                        "UTS #46 section 4.1, validity criterion 9, CheckBidi"
+                    }
+                    LabelError::DnsLength(_) => {
+                        "UTS #46 section 4.2, ToASCII, with VerifyDnsLength"
+                    }
                 }
-                LabelError::Punycode(_) | LabelError::DecodesToNonScalar(_) => {
-                    "UTS #46 section 4, Processing, step 4, xn-- labels, item 2"
-                }
-                LabelError::Empty | LabelError::AsciiOnly | LabelError::NotReencoded(_) => {
-                    "UTS #46 section 4, Processing, step 4, xn-- labels, item 3"
-                }
-                LabelError::NotNfc => "UTS #46 section 4.1, validity criterion 1",
-                LabelError::HyphensAt3And4 => "UTS #46 section 4.1, validity criterion 2",
-                LabelError::HyphenAtEnd => {
-                    "UTS #46 section 4.1, validity criterion 3, with CheckHyphens"
-                }
-                LabelError::BeginsWithAcePrefix => {
-                    "UTS #46 section 4.1, validity criterion 4, without CheckHyphens"
-                }
-                LabelError::LeadingMark(_) => "UTS #46 section 4.1, validity criterion 6",
-                LabelError::NotLdh(_) => {
-                    "UTS #46 section 4.1, validity criterion 7, with UseSTD3ASCIIRules"
-                }
-                LabelError::Status(_)
-                | LabelError::Disallowed2008(_)
-                | LabelError::Unassigned(_)
-                | LabelError::Prohibited(_)
-                | LabelError::ContextO(_) => "UTS #46 section 4.1, validity criterion 7",
-                LabelError::Joiner(_) => "UTS #46 section 4.1, validity criterion 8, CheckJoiners",
-                LabelError::Bidi(_) | LabelError::StringprepBidi(_) => {
-                    "UTS #46 section 4.1, validity criterion 9, CheckBidi"
-                }
-                LabelError::DnsLength(_) => "UTS #46 section 4.2, ToASCII, with VerifyDnsLength",
-            },
+            }
             LabelRules::Idna2008 => match self {
                 LabelError::NotText
                 | LabelError::NotScalar(_)
@@ -496,9 +676,9 @@ impl std::error::Error for LabelError {}
 /// why the label is refused.
 pub fn to_unicode(profile: LabelProfile, label: &[u8]) -> Result<Vec<u32>, LabelError> {
     match profile.rules {
-        LabelRules::Uts46 => uts46::to_unicode(profile.switches, label),
         LabelRules::Idna2008 => idna2008::to_unicode(profile.switches, label),
         LabelRules::Idna2003 => idna2003::to_unicode(profile.switches, label),
+        _ => uts46::to_unicode(profile.switches, label),
     }
 }
 
@@ -506,9 +686,9 @@ pub fn to_unicode(profile: LabelProfile, label: &[u8]) -> Result<Vec<u32>, Label
 /// why the label is refused.
 pub fn to_ascii(profile: LabelProfile, label: &[u32]) -> Result<Vec<u8>, LabelError> {
     match profile.rules {
-        LabelRules::Uts46 => uts46::to_ascii(profile.switches, label),
         LabelRules::Idna2008 => idna2008::to_ascii(profile.switches, label),
         LabelRules::Idna2003 => idna2003::to_ascii(profile.switches, label),
+        _ => uts46::to_ascii(profile.switches, label),
     }
 }
 

@@ -266,13 +266,15 @@ pub fn builtin(profile: LabelProfile) -> Vec<Box<dyn Engine>> {
             #[cfg(feature = "libidn2")]
             all.push(Box::new(libidn2::Libidn2Label { profile }));
         }
-        LabelRules::Idna2003 => {}
+        // The URL Standard's rules are the domain codec's only.
+        LabelRules::Idna2003 | LabelRules::Url | LabelRules::UrlBeforeAsciiFallback => {}
     }
     all
 }
 
 /// The built-ins of the `domain` codec under `profile`, the reference
-/// first; the `idna` crate and ICU where the rules are UTS #46's.
+/// first; the `idna` crate and ICU where the rules are UTS #46's (neither
+/// has the URL Standard's host parser).
 pub fn domain_builtin(profile: LabelProfile) -> Vec<Box<dyn Engine>> {
     let mut all: Vec<Box<dyn Engine>> = vec![Box::new(DomainReference { profile })];
     if profile.rules == LabelRules::Uts46 {
