@@ -311,4 +311,5 @@ gates! {
     domain_node_url: true,
     domain_tr46_strict: false,
     domain_tr46_url: false,
+    domain_python_idna: false,
 }
