@@ -312,4 +312,5 @@ gates! {
     domain_tr46_strict: false,
     domain_tr46_url: false,
     domain_python_idna: false,
+    domain_cpython_idna: true,
 }
