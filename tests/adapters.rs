@@ -313,4 +313,6 @@ gates! {
     domain_tr46_url: false,
     domain_python_idna: false,
     domain_cpython_idna: true,
+    domain_go_lookup: false,
+    domain_go_display: false,
 }
