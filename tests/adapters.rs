@@ -315,4 +315,6 @@ gates! {
     domain_cpython_idna: true,
     domain_go_lookup: false,
     domain_go_display: false,
+    domain_idna_1_1_0: false,
+    domain_idna_1_1_0_strict: false,
 }
