@@ -324,4 +324,10 @@ gates! {
     domain_node_host: true,
     domain_whatwg_url: false,
     domain_whatwg_url_16: false,
+    domain_python_idna: false,
+    domain_cpython_idna: true,
+    domain_go_lookup: false,
+    domain_go_display: false,
+    domain_idna_1_1_0: false,
+    domain_idna_1_1_0_strict: false,
 }
