@@ -53,7 +53,10 @@
 //! UseSTD3ASCIIRules for anything but letters, digits and hyphen-minus; a
 //! non-ASCII label must be a U-label (section 5.4). RFC 5893 section 2:
 //! "In a Bidi domain name, ... every label" meets the six conditions.
-//! Lengths as for UTS #46, under VerifyDnsLength, in ToASCII only.
+//! Lengths as for UTS #46, under VerifyDnsLength, in ToASCII only, but for
+//! the root label of a trailing dot, which is kept: IDNA2008 judges labels
+//! and says nothing of it, and the DNS writes an absolute name so (RFC
+//! 1034 section 3.1).
 //!
 //! # IDNA2003 (RFC 3490)
 //!
@@ -239,6 +242,14 @@ impl DomainError {
             (DomainError::EmptyLabel { .. }, LabelRules::Idna2003) => {
                 "RFC 3490 section 4.1, step 8, and section 3.1 (the root label)"
             }
+            (DomainError::EmptyLabel { .. }, LabelRules::Idna2008) => {
+                "RFC 1034 section 3.1, with VerifyDnsLength: only the root label is empty \
+                 (RFC 5890 section 2.3.1)"
+            }
+            (DomainError::NameLength(_), LabelRules::Idna2008) => {
+                "RFC 1034 section 3.1, with VerifyDnsLength: 255 octets on the wire, 253 in \
+                 text without the root label's dot"
+            }
             (DomainError::EmptyLabel { .. }, _) => {
                 "UTS #46 section 4.2, ToASCII, step 4, VerifyDnsLength: each label 1 to 63 \
                  octets (the root label too, as IdnaTestV2.txt reads it)"
@@ -419,7 +430,9 @@ pub fn to_ascii(profile: LabelProfile, name: &[u32]) -> Result<Vec<u8>, DomainEr
         }
     };
     if switches.verify_dns_length {
-        verify_dns_length(&labels)?;
+        // IDNA2008 says nothing of the root label, which the DNS writes
+        // as a trailing dot (RFC 1034 section 3.1): it is kept.
+        verify_dns_length(&labels, profile.rules == LabelRules::Idna2008)?;
     }
     Ok(join(&labels))
 }
@@ -599,8 +612,14 @@ fn check_bidi(labels: &[Vec<char>]) -> Result<(), DomainError> {
     Ok(())
 }
 
-/// UTS #46 section 4.2, step 4, VerifyDnsLength, on the ASCII labels.
-fn verify_dns_length(labels: &[Vec<u8>]) -> Result<(), DomainError> {
+/// UTS #46 section 4.2, step 4, VerifyDnsLength, on the ASCII labels;
+/// with `root_kept`, the empty last label of a name of more than one is
+/// the root, not counted.
+fn verify_dns_length(labels: &[Vec<u8>], root_kept: bool) -> Result<(), DomainError> {
+    let labels = match labels.split_last() {
+        Some((root, rest)) if root_kept && root.is_empty() && !rest.is_empty() => rest,
+        _ => labels,
+    };
     let last = labels.len() - 1;
     for (index, label) in labels.iter().enumerate() {
         if label.is_empty() {
@@ -804,6 +823,16 @@ mod tests {
         let idna2003 = rules(LabelRules::Idna2003);
         assert_eq!(ascii(idna2003, "example.com.").unwrap(), "example.com.");
         assert_eq!(ascii(idna2003, "a..b").unwrap_err().rule(), "empty-label");
+        // So does IDNA2008, which says nothing of the root label; another
+        // empty label is refused under VerifyDnsLength, and the 253 octets
+        // are counted without the root's dot.
+        let idna2008 = rules(LabelRules::Idna2008);
+        assert_eq!(ascii(idna2008, "example.com.").unwrap(), "example.com.");
+        assert_eq!(ascii(idna2008, "a..b").unwrap_err().rule(), "empty-label");
+        assert_eq!(ascii(idna2008, ".").unwrap_err().rule(), "empty-label");
+        let label = "a".repeat(63);
+        let name = format!("{label}.{label}.{label}.{}.", "a".repeat(61));
+        assert_eq!(ascii(idna2008, &name).unwrap(), name);
     }
 
     #[test]
