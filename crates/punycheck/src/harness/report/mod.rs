@@ -269,6 +269,13 @@ impl CheckReport {
                 .is_none_or(|b| b.gone.is_empty() && b.narrowed.is_empty())
     }
 
+    /// How many of the baseline's causes are still there: met by this run,
+    /// or not met but shown again by their reproducers.
+    fn recorded_still_there(&self) -> usize {
+        let met = self.campaign.causes.len() - self.new_causes();
+        met + self.baseline.as_ref().map_or(0, |b| b.still_there.len())
+    }
+
     /// How the check ended: interrupted, else nonconforming, else
     /// incomplete, else conforming.
     pub fn status(&self) -> Status {
@@ -348,9 +355,10 @@ impl CheckReport {
             format!(
                 "INCOMPLETE: nothing found in what ran{known}, but not everything ran (see above)"
             )
-        } else if self.conforming() && causes < self.campaign.causes.len() {
-            // Not "CONFORMING": what the baseline records is still wrong.
-            let recorded = self.campaign.causes.len() - causes;
+        } else if self.conforming() && self.recorded_still_there() > 0 {
+            // Not "CONFORMING": what the baseline records is still wrong,
+            // met by this run or shown again by its reproducer.
+            let recorded = self.recorded_still_there();
             format!(
                 "PASSES ON ITS BASELINE: {recorded} known cause{} (recorded in the baseline, still \
                  there) and nothing new; without the baseline it does not conform",
