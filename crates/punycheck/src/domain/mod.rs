@@ -465,20 +465,23 @@ pub fn to_unicode(profile: LabelProfile, name: &[u8]) -> Result<Vec<u32>, Domain
             .into_iter()
             .enumerate()
             .map(|(index, label)| {
-                let ascii: Option<Vec<u8>> = label
-                    .iter()
-                    .map(|&c| u8::try_from(u32::from(c)).ok().filter(u8::is_ascii))
-                    .collect();
-                match ascii {
-                    // Section 4.2, step 3: no ACE prefix, the label as it is.
-                    Some(ascii) if !label::has_ace_prefix(&ascii) => Ok(label),
-                    _ => {
-                        let text: String = label.iter().collect();
-                        label::idna2003::to_unicode(switches, text.as_bytes())
-                            .map(|cps| cps.into_iter().filter_map(char::from_u32).collect())
-                            .map_err(|error| labelled(index, &label, error))
-                    }
+                // Section 4.2, steps 1 and 2: Nameprep when not all ASCII.
+                let prepared = if label.iter().all(char::is_ascii) {
+                    label.clone()
+                } else {
+                    label::idna2003::nameprep(&label)
+                        .map_err(|error| labelled(index, &label, error))?
+                };
+                let head: Vec<u8> = prepared.iter().take(4).map(|&c| c as u8).collect();
+                if !label::has_ace_prefix(&head) || !prepared[..4].iter().all(char::is_ascii) {
+                    // Step 3: no ACE prefix, the label as it was given (a
+                    // U-label, or an ASCII label).
+                    return Ok(label);
                 }
+                let text: String = label.iter().collect();
+                label::idna2003::to_unicode(switches, text.as_bytes())
+                    .map(|cps| cps.into_iter().filter_map(char::from_u32).collect())
+                    .map_err(|error| labelled(index, &label, error))
             })
             .collect::<Result<_, _>>()?,
     };
@@ -856,6 +859,15 @@ mod tests {
         assert_eq!(
             unicode(idna2003, "www.xn--bcher-kva.de").unwrap(),
             "www.bücher.de"
+        );
+        // A U-label has no ACE prefix after Nameprep: RFC 3490 section 4.2
+        // step 3 gives it back as it was (the fuzz target domain_properties
+        // found it refused).
+        assert_eq!(unicode(idna2003, "bücher\u{3002}de").unwrap(), "bücher.de");
+        // Fullwidth letters that Nameprep makes an ACE prefix are decoded.
+        assert_eq!(
+            unicode(idna2003, "\u{FF58}\u{FF4E}--bcher-kva").unwrap(),
+            "bücher"
         );
     }
 

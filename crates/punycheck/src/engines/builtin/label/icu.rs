@@ -168,9 +168,19 @@ fn root_label_kept<const CH: bool, const STD3: bool>(
     else {
         return false;
     };
-    let Some((&last, name)) = code_points.split_last() else {
+    // The last separator, after which only code points that mapping
+    // removes (U+00AD...) may follow: the name ends with a dot after
+    // mapping.
+    let Some(dot) = code_points.iter().rposition(|&cp| {
+        char::from_u32(cp).is_some_and(|c| crate::domain::SEPARATORS.contains(&c))
+    }) else {
         return false;
     };
+    let (name, tail) = (&code_points[..dot], &code_points[dot + 1..]);
+    let tail: Option<Vec<char>> = tail.iter().map(|&cp| char::from_u32(cp)).collect();
+    if !tail.is_some_and(|t| crate::label::uts46::map_normalize(&t).is_ok_and(|m| m.is_empty())) {
+        return false;
+    }
     let profile = LabelProfile {
         rules: crate::label::LabelRules::Uts46,
         switches: crate::label::Switches {
@@ -179,10 +189,9 @@ fn root_label_kept<const CH: bool, const STD3: bool>(
             verify_dns_length: true,
         },
     };
-    char::from_u32(last).is_some_and(|c| crate::domain::SEPARATORS.contains(&c))
-        && ascii.strip_suffix(b".").is_some_and(|without| {
-            crate::domain::to_ascii(profile, name).is_ok_and(|want| want == without)
-        })
+    ascii.strip_suffix(b".").is_some_and(|without| {
+        crate::domain::to_ascii(profile, name).is_ok_and(|want| want == without)
+    })
 }
 
 /// ICU takes a trailing empty label for the root.
