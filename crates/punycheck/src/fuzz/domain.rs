@@ -140,6 +140,7 @@ pub fn properties(input: &NameInput) -> Outcome {
             length_only,
             takes_ldh: true,
             direct: true,
+            passes_ascii: profile.rules == crate::label::LabelRules::Idna2003,
         },
     )
 }
