@@ -41,15 +41,19 @@ esac
 # - The structured targets read a bounded part of their input, and bytes
 #   past it are mutations that change nothing: roundtrip at most 64 code
 #   points (10 bytes each), overflow 8 bytes and a short tail, the LACE
-#   targets 80 code points (5 bytes each) or a 36-octet label.
+#   targets 80 code points (5 bytes each) or a 36-octet label, the label
+#   targets 64 pieces (at most 9 bytes each).
 # The others keep the default: amc_diff_c and bootstring_punycode (seeds of
-# 70 bytes at most), utf8_strict and utf8_rfc2279 (they read 4096 bytes).
+# 70 bytes at most), utf8_strict and utf8_rfc2279 (they read 4096 bytes),
+# and the domain targets (a name of at most 320 code points, each piece or
+# separator at most 11 bytes: under 4096 bytes whatever its shape).
 max_len() {
     case "$1" in
         uniqueness | diff_c | diff_idna | diff_so | diff_libidn2 | diff_icu) echo 4608 ;;
         roundtrip) echo 1024 ;;
         overflow) echo 256 ;;
         lace_roundtrip | lace_uniqueness) echo 512 ;;
+        label_diff_idna | label_roundtrip) echo 1024 ;;
         *) echo "" ;;
     esac
 }

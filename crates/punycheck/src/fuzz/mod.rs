@@ -11,7 +11,9 @@
 //! to Punycode's hard regions.
 
 pub mod amc;
+pub mod domain;
 pub mod engines;
+pub mod label;
 pub mod lace;
 pub mod seeds;
 
