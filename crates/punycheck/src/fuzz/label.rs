@@ -267,10 +267,12 @@ pub fn profile_of(byte: u8, any_rules: bool) -> LabelProfile {
 }
 
 /// The byte [`profile_of`] reads as `profile` (how the seeds are written).
+/// The URL Standard's rules have none (no target asks the host parser
+/// yet): they are read as UTS #46's, on which the host parser runs.
 pub fn profile_byte(profile: LabelProfile) -> u8 {
     let switches = profile.switches;
     let rules = match profile.rules {
-        LabelRules::Uts46 => 0,
+        LabelRules::Uts46 | LabelRules::Url | LabelRules::UrlBeforeAsciiFallback => 0,
         LabelRules::Idna2008 => 1,
         LabelRules::Idna2003 => 2,
     };

@@ -897,21 +897,6 @@ mod tests {
         }
     }
 
-    /// Seeds on which `domain_properties` finds a bug of the domain
-    /// reference, with what its message says: each stays a seed (the
-    /// target fails on it until the reference is fixed), and this test
-    /// fails once it holds, so that the entry goes.
-    ///
-    /// - IDNA2003's ToUnicode of a name with a U-label: RFC 3490 section
-    ///   4.2 gives back "the original sequence" when step 3 finds no ACE
-    ///   prefix, and `crate::domain::to_unicode` does so for an ASCII
-    ///   label but refuses a non-ASCII one (`bücher。de`), so ToUnicode of
-    ///   a name and of its ToASCII differ.
-    const KNOWN_FINDINGS: &[(&str, &str)] = &[(
-        "idna2003-buecher-ideographic-de-to-ascii",
-        "but ToUnicode of the input gives a refusal: label 1 (\"bücher\")",
-    )];
-
     /// The name seeds decode into their inputs, ask the names they are
     /// named after (at 253 and 254 octets, with a trailing dot, with other
     /// separators), and hold under the targets' oracles.
@@ -966,16 +951,10 @@ mod tests {
             crate::fuzz::domain::diff_idna(input).unwrap_or_else(|e| panic!("{name}: {e}"));
             #[cfg(feature = "icu")]
             crate::fuzz::domain::diff_icu(input).unwrap_or_else(|e| panic!("{name}: {e}"));
-            match (
-                KNOWN_FINDINGS.iter().find(|k| k.0 == name),
-                crate::fuzz::domain::properties(input),
-            ) {
-                (None, outcome) => outcome.unwrap_or_else(|e| panic!("{name}: {e}")),
-                (Some((_, why)), Ok(())) => panic!(
-                    "{name}: domain_properties holds now; remove it from KNOWN_FINDINGS ({why})"
-                ),
-                (Some((_, why)), Err(e)) => assert!(e.contains(why), "{name}: {e}"),
-            }
+            // idna2003-buecher-ideographic-de-to-ascii is the regression
+            // of domain_properties' first finding: IDNA2003's ToUnicode of
+            // a name with a U-label (bücher。de) was refused.
+            crate::fuzz::domain::properties(input).unwrap_or_else(|e| panic!("{name}: {e}"));
         }
     }
 
