@@ -22,7 +22,7 @@ use punycheck::harness::check::{self, CheckSettings, Phase};
 use punycheck::harness::cost;
 use punycheck::harness::regressions;
 use punycheck::harness::report::CheckReport;
-use punycheck::harness::runner::{BUILTIN_EXPECTATIONS, Expectations};
+use punycheck::harness::runner::{self, BUILTIN_EXPECTATIONS, Expectations};
 use punycheck::harness::vectors::{self, Case};
 
 /// Where the reports go.
@@ -340,17 +340,14 @@ fn prepare(
     }
     let engine = engines::from_spec(spec, &declared.options(codec)?).map_err(|e| e.to_string())?;
     let seed = chosen_seed(check.seed);
-    let cases: Vec<Case> = vectors::load(&check.files)
-        .map_err(|e| {
-            if hints.files_from_file {
-                format!("{e}{}", from_working_directory())
-            } else {
-                e.to_string()
-            }
-        })?
-        .into_iter()
-        .filter(|c| c.codec == codec)
-        .collect();
+    let all = vectors::load(&check.files).map_err(|e| {
+        if hints.files_from_file {
+            format!("{e}{}", from_working_directory())
+        } else {
+            e.to_string()
+        }
+    })?;
+    let cases: Vec<Case> = runner::cases_for(&all, codec);
     let expectations = Expectations::parse(BUILTIN_EXPECTATIONS).map_err(|e| e.to_string())?;
     let budget = check
         .cost_budget

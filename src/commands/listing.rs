@@ -159,11 +159,7 @@ pub fn vectors(
                 .map(|s| engines::from_spec(s, &options))
                 .collect::<Result<Vec<_>, _>>()?
         };
-        let cases: Vec<Case> = all_cases
-            .iter()
-            .filter(|c| c.codec == codec)
-            .cloned()
-            .collect();
+        let cases: Vec<Case> = runner::cases_for(&all_cases, codec);
         let report = runner::run_with_builtin_expectations(&engines, &cases, None)?;
         say!(
             out,
@@ -201,11 +197,7 @@ pub fn matrix(codec: Option<Codec>, out: &mut Output) -> Outcome {
     let mut clean = true;
     for codec in codecs(codec) {
         let engines: Vec<Box<dyn Engine>> = engines::builtin_for(codec);
-        let cases: Vec<Case> = all_cases
-            .iter()
-            .filter(|c| c.codec == codec)
-            .cloned()
-            .collect();
+        let cases: Vec<Case> = runner::cases_for(&all_cases, codec);
         say!(
             out,
             "=== {codec} ({}): {} built-in implementations, the first is the reference\n",

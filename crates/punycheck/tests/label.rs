@@ -342,3 +342,75 @@ fn libidn2_agrees_on_the_idna2008_vectors_but_for_its_listed_deviations() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A check under other switches runs the vectors whose answers do not
+/// depend on them: under the URL Standard's (all off), the advisories of
+/// `label.toml` and `domain.toml`, written for a registry's (all on), but
+/// not those a switch decides (a 64-octet label, `a_b`, a trailing dot).
+#[test]
+fn the_vectors_run_under_every_profile_they_do_not_depend_on() {
+    use punycheck::harness::runner::cases_for;
+    let cases = vectors::builtin().unwrap();
+    let url = LabelProfile {
+        rules: LabelRules::Uts46,
+        switches: Switches::URL,
+    };
+    for (codec, asked, not_asked) in [
+        (
+            Codec::Label(url),
+            &[
+                "label-go-ascii-payload",
+                "label-rustsec-2024-0421-example",
+                "label-go-empty",
+            ][..],
+            &[
+                "label-64-octets",
+                "label-std3-low-line",
+                "label-ada-double-prefix",
+            ][..],
+        ),
+        (
+            Codec::Domain(url),
+            &[
+                "domain-bidi-across-labels-node",
+                "domain-ideographic-full-stop-ip",
+                "domain-ascii-fast-path-bogus-a-label",
+            ][..],
+            &[
+                "domain-trailing-dot-verify-dns-length",
+                "domain-254-octets",
+                "domain-fullwidth-reverse-solidus",
+            ][..],
+        ),
+    ] {
+        assert!(
+            cases.iter().all(|c| c.codec != codec),
+            "no file is of {codec}"
+        );
+        let under = cases_for(&cases, codec);
+        assert!(under.len() >= 15, "{codec}: {}", under.len());
+        for name in asked {
+            assert!(
+                under.iter().any(|c| c.name == *name),
+                "{codec}: {name} not asked"
+            );
+        }
+        for name in not_asked {
+            assert!(
+                under.iter().all(|c| c.name != *name),
+                "{codec}: {name} asked"
+            );
+        }
+        // Each is asked under this profile, and the reference answers it so.
+        for case in &under {
+            assert_eq!(case.codec, codec);
+            let want = reference_for(codec, &request_of(case));
+            let agrees = match (&want, &case.expected) {
+                (Some(Expected::Error(_)), Expected::Error(_)) => true,
+                (Some(got), want) => got == want,
+                (None, _) => false,
+            };
+            assert!(agrees, "{}: {want:?}", case.name);
+        }
+    }
+}

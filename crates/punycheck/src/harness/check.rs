@@ -97,10 +97,7 @@ impl CheckSettings {
 /// ```
 pub fn check(engine: &dyn Engine, settings: &CheckSettings) -> Result<CheckReport, DataError> {
     let codec = engine.codec();
-    let cases: Vec<Case> = super::vectors::load(&[])?
-        .into_iter()
-        .filter(|c| c.codec == codec)
-        .collect();
+    let cases = runner::cases_for(&super::vectors::load(&[])?, codec);
     let expectations = Expectations::parse(runner::BUILTIN_EXPECTATIONS)?;
     let mut settings = settings.clone();
     if settings.spec.is_empty() {

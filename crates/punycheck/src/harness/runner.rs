@@ -22,6 +22,7 @@ use super::compare::{Request, Verdict, judge_answer};
 use super::errors::DataError;
 use super::parallel;
 use super::vectors::{Case, Input};
+use crate::codec::Codec;
 use crate::engines::{Engine, EngineError};
 use crate::vocabulary::Expected;
 
@@ -346,6 +347,56 @@ pub fn run_until_one(
         });
     }
     report
+}
+
+/// The cases that check `codec`: its own, and for the `label` and `domain`
+/// codecs each case of another profile of the same rules whose answer does
+/// not depend on the switches that differ. The reference's answer under
+/// `codec`'s switches decides it: the same answer (a refusal by the rule
+/// the case names, for a refusal) runs the case under them too, its
+/// expected value its own (derived for its file's profile). So a check
+/// under the URL Standard's switches asks the advisories written for a
+/// registry's, but those that a switch decides.
+pub fn cases_for(cases: &[Case], codec: Codec) -> Vec<Case> {
+    let mut out: Vec<Case> = cases.iter().filter(|c| c.codec == codec).cloned().collect();
+    let Some(profile) = codec.label_profile() else {
+        return out;
+    };
+    for case in cases {
+        let Some(own) = case.codec.label_profile() else {
+            continue;
+        };
+        if case.codec == codec
+            || case.codec.with_profile(profile) != codec
+            || own.rules != profile.rules
+        {
+            continue;
+        }
+        let request = request_of(case);
+        let same = match (
+            super::compare::reference_for(codec, &request),
+            &case.expected,
+        ) {
+            (Some(Expected::Error(_)), Expected::Error(_)) => {
+                case.reason.as_ref().is_none_or(|reason| {
+                    crate::domain::refusal(codec, &request)
+                        .is_some_and(|r| r.explained(profile.rules).contains(reason.as_str()))
+                })
+            }
+            (Some(got), want) => got == *want,
+            (None, _) => false,
+        };
+        if same {
+            let mut case = case.clone();
+            case.provenance = format!(
+                "{} Asked under {profile} too: the reference answers it the same there.",
+                case.provenance
+            );
+            case.codec = codec;
+            out.push(case);
+        }
+    }
+    out
 }
 
 /// The question a case asks.
