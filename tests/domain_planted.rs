@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{BIN, assert_first_reproducer_exits_1, punycheck, python};
+use common::{BIN, assert_first_reproducer_exits_1, punycheck, python, run_first_reproducer};
 
 const PLANTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/impls/planted_domain.py");
 
@@ -127,5 +127,30 @@ fn a_dropped_trailing_dot_is_reported_under_the_url_standards_switches_too() {
             .iter()
             .any(|c| c.contains("encode: different output")),
         "{causes:#?}"
+    );
+}
+
+/// A ToUnicode that checks each U+0660 against the whole label before any
+/// length (CVE-2026-45409, the Python idna package 3.13's decode) is a
+/// slow cause on the domain probe's own family, though every answer is
+/// right, and its reproducer exits 1. The planted cost is CPU time, 300 s
+/// * (n/65536)^2: a hundred times the probe's margin at its limit.
+#[test]
+fn a_contexto_scan_is_a_slow_cause_on_runs_of_u0660() {
+    let (status, report) = check("contexto-scan", &[]);
+    assert_eq!(status, Some(1), "{report}");
+    for direction in ["encode", "decode"] {
+        let slow = format!(
+            ". {direction}: slow (implementation: grows faster than linear on the arabic-indic-zeros family)"
+        );
+        assert_eq!(report.matches(&slow).count(), 1, "{direction}: {report}");
+    }
+    assert!(report.contains("causes (2)"), "{report}");
+    let again = run_first_reproducer("contexto-scan", &report);
+    assert_eq!(
+        again.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&again.stdout)
     );
 }

@@ -38,7 +38,7 @@ pub fn run(settings: &CostSettings, out: &mut Output) -> Outcome {
     }
     if !cost::probes(settings.codec) {
         return Err(format!(
-            "the cost probe asks Punycode and the label codec, not {}",
+            "the cost probe asks Punycode and the label and domain codecs, not {}",
             settings.codec
         )
         .into());
@@ -104,7 +104,7 @@ pub fn run(settings: &CostSettings, out: &mut Output) -> Outcome {
                 "punycheck cost {}: seconds per answer against input size",
                 settings.implementation.spec_or_cleanroom(settings.codec)
             ),
-            &panels(&profiles, settings.bounds.max),
+            &panels(settings.codec, &profiles, settings.bounds.max),
         )?;
         std::fs::write(path, svg).map_err(|e| format!("cannot write {path}: {e}"))?;
     }
@@ -113,9 +113,9 @@ pub fn run(settings: &CostSettings, out: &mut Output) -> Outcome {
 
 /// One panel per family (a row) and direction (encode left, decode
 /// right), a line per profile.
-fn panels(profiles: &[(&str, &Probe)], max: usize) -> Vec<plot::Panel> {
+fn panels(codec: Codec, profiles: &[(&str, &Probe)], max: usize) -> Vec<plot::Panel> {
     let mut panels = Vec::new();
-    for family in cost::Family::ALL {
+    for family in cost::families_for(codec) {
         for direction in [cost::Direction::Encode, cost::Direction::Decode] {
             let lines = profiles
                 .iter()
@@ -152,7 +152,8 @@ fn panels(profiles: &[(&str, &Probe)], max: usize) -> Vec<plot::Panel> {
 /// its growth, and what ended it.
 fn table(direction: cost::Direction, profiles: &[(&str, &Probe)]) -> Vec<String> {
     let mut lines = Vec::new();
-    for family in cost::Family::ALL {
+    // Every family any profile has a series of, in the order probed.
+    for family in cost::Family::ALL.into_iter().chain(cost::Family::NAMES) {
         let of = |probe: &Probe| -> Option<Series> {
             probe
                 .series

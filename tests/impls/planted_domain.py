@@ -25,10 +25,17 @@ written as the implementations that had it went wrong:
   empty-label      an empty label (a..b) is accepted under VerifyDnsLength.
   u3002            url-parse#241: U+3002 IDEOGRAPHIC FULL STOP is not taken
                    as a separator, so it stays inside its label.
+  contexto-scan    CVE-2026-45409, the Python idna package 3.13's
+                   ToUnicode: each U+0660 is checked against the whole
+                   label before any length is, so a run of them costs
+                   quadratic time (planted as CPU time, 300 s * (n/65536)^2
+                   for n of them, a hundred times the probe's margin at its
+                   limit), though every answer is right.
   none             no bug: the base's answers.
 """
 import subprocess
 import sys
+import time
 
 SEPARATORS = {0x2E, 0x3002, 0xFF0E, 0xFF61}
 
@@ -112,6 +119,20 @@ def main():
         except ValueError:
             code_points = None
         answer = None
+        if bug == "contexto-scan" and code_points is not None:
+            text = "".join(map(chr, code_points))
+            if verb == "decode":
+                # The A-labels' decodings, as ToUnicode makes them.
+                for label in text.split("."):
+                    if label[:4].lower() == "xn--" and label.isascii():
+                        try:
+                            text += label[4:].lower().encode("ascii").decode("punycode")
+                        except UnicodeError:
+                            pass
+            n = text.count("\u0660")
+            end = time.process_time() + 300 * (n / 65536) ** 2
+            while time.process_time() < end:
+                pass
         if code_points is not None and verb in ("encode", "decode"):
             if bug == "bidi-per-label":
                 said = base.ask(question)

@@ -288,9 +288,11 @@ pub fn run(
     let vectors_failed = !collector.is_empty();
     let hung_out = stop_reason == HANGS_STOPPED;
     // The cost probe, unless the check is already stopping. For the label
-    // codec it asks long A-labels to ToUnicode (the class of
-    // CVE-2022-45061) and long U-labels to ToASCII. Its families are
-    // Punycode's: the seed documents' other codecs are not probed.
+    // and domain codecs it asks long A-labels to ToUnicode (the class of
+    // CVE-2022-45061) and long U-labels to ToASCII, and for the domain
+    // codec the work before the split (runs of U+0660, combining marks,
+    // ignored code points). The seed documents' other codecs are not
+    // probed.
     let stopping = process::interrupted() || (settings.fail_fast && vectors_failed) || hung_out;
     let probed = cost::probes(engine.codec());
     let probe = settings.cost.filter(|_| !stopping && probed).map(|bounds| {

@@ -104,20 +104,33 @@ impl Direction {
     }
 }
 
-/// Whether the probe asks `codec`: Punycode, and the label codec (long
-/// labels); its families and yardsticks are not those of the seed
-/// documents' other codecs (AMC-ACE-Z, LACE, UTF-8).
+/// Whether the probe asks `codec`: Punycode, the label codec (long
+/// labels) and the domain codec (long names); its families and yardsticks
+/// are not those of the seed documents' other codecs (AMC-ACE-Z, LACE,
+/// UTF-8).
 pub fn probes(codec: Codec) -> bool {
-    matches!(codec, Codec::Punycode | Codec::Label(_))
+    matches!(codec, Codec::Punycode | Codec::Label(_) | Codec::Domain(_))
+}
+
+/// The families the probe asks of `codec`: [`Family::ALL`], and for the
+/// `domain` codec the work before the split too ([`Family::NAMES`]).
+pub fn families_for(codec: Codec) -> Vec<Family> {
+    let mut all = Family::ALL.to_vec();
+    if codec.is_domain() {
+        all.extend(Family::NAMES);
+    }
+    all
 }
 
 /// The question of `family` at size `n` in `direction` for `codec`, and its
 /// size as a limit counts it (code points to encode, bytes to decode).
 /// Decoding asks the clean-room encoding of the code points, behind the ACE
-/// prefix `xn--` for the label codec (ToUnicode of a long A-label, the
-/// class of CVE-2022-45061); encoding asks the code points (for the label
-/// codec, ToASCII of a long U-label). `None` when the clean-room code
-/// cannot encode them (no decoding to ask).
+/// prefix `xn--` for the label and domain codecs (ToUnicode of a long
+/// A-label, the class of CVE-2022-45061); encoding asks the code points
+/// (for the label codec, ToASCII of a long U-label; for the domain codec,
+/// of a name of that one label, where the work before the split is).
+/// `None` when the clean-room code cannot encode them (no decoding to
+/// ask).
 pub fn question(
     codec: Codec,
     family: Family,
@@ -937,7 +950,7 @@ fn probe_with(
     .collect();
     let families: Vec<Family> = match only {
         Some((_, Some(family))) => vec![family],
-        _ => Family::ALL.to_vec(),
+        _ => families_for(engine.codec()),
     };
     // Series still to measure, this one included.
     let mut left = directions.len() * families.len();
@@ -973,8 +986,31 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_domain_codec_is_probed_with_the_families_before_the_split() {
+        use crate::label::LabelProfile;
+        assert!(probes(Codec::Domain(LabelProfile::DEFAULT)));
+        let families = families_for(Codec::Domain(LabelProfile::DEFAULT));
+        assert_eq!(families.len(), Family::ALL.len() + Family::NAMES.len());
+        assert!(families.contains(&Family::ArabicIndicZeros));
+        assert_eq!(
+            families_for(Codec::Label(LabelProfile::DEFAULT)),
+            Family::ALL
+        );
+        // Decoding asks an A-label of the run.
+        let (request, _) = question(
+            Codec::Domain(LabelProfile::DEFAULT),
+            Family::ArabicIndicZeros,
+            Direction::Decode,
+            64,
+        )
+        .unwrap();
+        assert!(matches!(request, Request::Decode(bytes) if bytes.starts_with(b"xn--")));
+    }
+
+    #[test]
     fn families_have_their_sizes_and_stay_in_every_domain() {
-        for family in Family::ALL {
+        for family in Family::ALL.into_iter().chain(Family::NAMES) {
+            assert_eq!(Family::named(family.name()), Some(family));
             for n in [1, 4, 64, 4096] {
                 let cps = family.code_points(n);
                 assert_eq!(cps.len(), n, "{family:?}");

@@ -36,6 +36,21 @@ pub enum Family {
     /// largest biases, and a surrogate pair every other code point in
     /// UTF-16.
     Alternating,
+    /// U+0660 ARABIC-INDIC DIGIT ZERO repeated: a CONTEXTO code point
+    /// (RFC 5892 A.8) whose rule looks at the whole label, so checking it
+    /// for each occurrence, before the length check, is quadratic
+    /// (CVE-2026-45409, which bypassed the fix of CVE-2024-3651). Names
+    /// only.
+    ArabicIndicZeros,
+    /// A letter, then combining marks of two classes alternating (U+0301,
+    /// class 230, and U+0316, class 220): NFC's canonical ordering sorts
+    /// the whole run, and a reordering by insertion is quadratic
+    /// (kjd/idna#249). Names only.
+    CombiningMarks,
+    /// U+00AD SOFT HYPHEN repeated, then a letter: UTS #46 mapping removes
+    /// every one, so the work is done before any length is known. Names
+    /// only.
+    SoftHyphens,
 }
 
 impl Family {
@@ -50,9 +65,21 @@ impl Family {
         Family::Alternating,
     ];
 
+    /// The families of work that a whole domain name's stages do before
+    /// the split into labels and the length checks: the `domain` codec's
+    /// probe asks them besides [`Family::ALL`].
+    pub const NAMES: [Family; 3] = [
+        Family::ArabicIndicZeros,
+        Family::CombiningMarks,
+        Family::SoftHyphens,
+    ];
+
     /// The family named `name` ([`Family::name`]).
     pub fn named(name: &str) -> Option<Family> {
-        Family::ALL.into_iter().find(|f| f.name() == name)
+        Family::ALL
+            .into_iter()
+            .chain(Family::NAMES)
+            .find(|f| f.name() == name)
     }
 
     /// Its name in reports.
@@ -65,6 +92,9 @@ impl Family {
             Family::BasicThenFew => "basic-then-few",
             Family::OneRun => "one-run",
             Family::Alternating => "alternating",
+            Family::ArabicIndicZeros => "arabic-indic-zeros",
+            Family::CombiningMarks => "combining-marks",
+            Family::SoftHyphens => "soft-hyphens",
         }
     }
 
@@ -102,6 +132,19 @@ impl Family {
             Family::Alternating => (0..n)
                 .map(|k| if k % 2 == 0 { 0x80 } else { 0x1_0000 })
                 .collect(),
+            Family::ArabicIndicZeros => vec![0x0660; n],
+            Family::CombiningMarks => (0..n)
+                .map(|k| match k {
+                    0 => u32::from(b'a'),
+                    k if k % 2 == 1 => 0x0301,
+                    _ => 0x0316,
+                })
+                .collect(),
+            Family::SoftHyphens => {
+                let mut all = vec![0x00AD; n.saturating_sub(1)];
+                all.extend((n > 0).then_some(u32::from(b'a')));
+                all
+            }
         }
     }
 }

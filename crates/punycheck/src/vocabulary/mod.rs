@@ -272,7 +272,11 @@ impl fmt::Display for ParseError {
                 "bad run length in {token:?} (u+XXXX*N, N a decimal number from 1)"
             ),
             ParseError::BadFamily(token) => {
-                let names: Vec<&str> = families::Family::ALL.iter().map(|f| f.name()).collect();
+                let names: Vec<&str> = families::Family::ALL
+                    .iter()
+                    .chain(&families::Family::NAMES)
+                    .map(|f| f.name())
+                    .collect();
                 write!(
                     f,
                     "bad family in {token:?} (FAMILY:N, the family one of {})",
