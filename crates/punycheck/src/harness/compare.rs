@@ -209,26 +209,25 @@ fn newer_than_declared(
     if matches!(reference, Expected::Error(_)) && !is_refusal(got) {
         return None;
     }
+    // The question's code points, and what each A-label in it holds
+    // (ToASCII of a name takes A-labels too).
     let mut code_points: Vec<u32> = match request {
         Request::Encode { code_points, .. } => code_points.clone(),
-        Request::Decode(bytes) => {
-            let text = String::from_utf8_lossy(bytes);
-            let mut all: Vec<u32> = text.chars().map(u32::from).collect();
-            // What each A-label's Punycode holds.
-            for label in text.split(crate::domain::SEPARATORS) {
-                let label = label.as_bytes();
-                if crate::label::has_ace_prefix(label)
-                    && let Ok(decoded) = crate::punycode::decode(&label[4..])
-                {
-                    all.extend(decoded.code_points);
-                }
-            }
-            all
-        }
+        Request::Decode(bytes) => String::from_utf8_lossy(bytes)
+            .chars()
+            .map(u32::from)
+            .collect(),
     };
+    let text: String = code_points
+        .iter()
+        .filter_map(|&cp| char::from_u32(cp))
+        .collect();
+    code_points.extend(a_label_contents(text.as_bytes()));
     for answer in [Some(reference), got.as_ref().ok()].into_iter().flatten() {
-        if let Expected::Decoded(cps) = answer {
-            code_points.extend(&cps.values);
+        match answer {
+            Expected::Decoded(cps) => code_points.extend(&cps.values),
+            Expected::Encoded(ascii) => code_points.extend(a_label_contents(ascii)),
+            Expected::Error(_) => {}
         }
     }
     let cp = crate::unicode::first_assigned_after(code_points, declared)?;
@@ -241,6 +240,17 @@ fn newer_than_declared(
             crate::unicode::REFERENCE
         ),
     })
+}
+
+/// The code points the A-labels of `text` hold, where their Punycode
+/// decodes.
+fn a_label_contents(text: &[u8]) -> Vec<u32> {
+    String::from_utf8_lossy(text)
+        .split(crate::domain::SEPARATORS)
+        .filter(|label| crate::label::has_ace_prefix(label.as_bytes()))
+        .filter_map(|label| crate::punycode::decode(&label.as_bytes()[4..]).ok())
+        .flat_map(|decoded| decoded.code_points)
+        .collect()
 }
 
 /// `detail` with the rule by which the `label` codec's reference refuses
