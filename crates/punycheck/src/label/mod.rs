@@ -264,18 +264,6 @@ impl LabelOptions {
         *self != LabelOptions::default()
     }
 
-    /// These options laid over `lower`: each one given here wins.
-    pub fn over(self, lower: LabelOptions) -> LabelOptions {
-        LabelOptions {
-            rules: self.rules.or(lower.rules),
-            check_hyphens: self.check_hyphens.or(lower.check_hyphens),
-            std3_rules: self.std3_rules.or(lower.std3_rules),
-            verify_dns_length: self.verify_dns_length.or(lower.verify_dns_length),
-            be_strict: self.be_strict.or(lower.be_strict),
-            url_ascii_fallback: self.url_ascii_fallback.or(lower.url_ascii_fallback),
-        }
-    }
-
     /// `base` with these options laid over it; for `domain` false (the
     /// `label` codec) the URL Standard's rules are refused. The URL
     /// Standard sets the three switches from beStrict, so with its rules
@@ -716,4 +704,57 @@ fn decode_payload(payload: &[u8]) -> Result<(Vec<u32>, Vec<char>), LabelError> {
 /// `XN--`, `Xn--`...).
 pub fn has_ace_prefix(label: &[u8]) -> bool {
     label.len() >= 4 && label[..4].eq_ignore_ascii_case(ACE_PREFIX.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn label_options_lay_over_a_profile_and_refuse_what_it_does_not_take() {
+        let url = LabelOptions {
+            rules: Some(LabelRules::Url),
+            ..LabelOptions::default()
+        };
+        // The URL Standard's rules: beStrict false by default, the fallback
+        // on; the switches follow beStrict.
+        let profile = url.applied(LabelProfile::DEFAULT, true).unwrap();
+        assert_eq!(profile.rules, LabelRules::Url);
+        assert_eq!(profile.switches, Switches::URL);
+        let strict = LabelOptions {
+            be_strict: Some(true),
+            url_ascii_fallback: Some(false),
+            ..url
+        };
+        let earlier = strict.applied(LabelProfile::DEFAULT, true).unwrap();
+        assert_eq!(earlier.rules, LabelRules::UrlBeforeAsciiFallback);
+        assert!(earlier.be_strict());
+        // What it prints gives it back.
+        assert_eq!(
+            LabelOptions::printed(earlier),
+            " --label-rules url --be-strict true --url-ascii-fallback false"
+        );
+        // A later layer keeps the earlier text unless it says otherwise.
+        let again = LabelOptions::default().applied(earlier, true).unwrap();
+        assert_eq!(again, earlier);
+        // Refused: the label codec, a UTS #46 switch with url, beStrict
+        // without it.
+        assert!(url.applied(LabelProfile::DEFAULT, false).is_err());
+        let switch = LabelOptions {
+            check_hyphens: Some(false),
+            ..url
+        };
+        assert!(switch.applied(LabelProfile::DEFAULT, true).is_err());
+        let alone = LabelOptions {
+            be_strict: Some(true),
+            ..LabelOptions::default()
+        };
+        assert!(alone.applied(LabelProfile::DEFAULT, true).is_err());
+        // Leaving url for uts46 gives the registry's switches back.
+        let uts46 = LabelOptions {
+            rules: Some(LabelRules::Uts46),
+            ..LabelOptions::default()
+        };
+        assert_eq!(uts46.applied(profile, true).unwrap(), LabelProfile::DEFAULT);
+    }
 }
