@@ -42,6 +42,29 @@ fn bad_command_lines_and_broken_programs_exit_2_with_a_message() {
             &["check", "--impl", "nope"],
             "unknown punycode implementation",
         ),
+        // The URL Standard's rules: whole names only, beStrict for the
+        // switches, and its options only with them.
+        (
+            &["encode", "--codec", "label", "--label-rules", "url", "a"],
+            "it goes with --codec domain",
+        ),
+        (
+            &[
+                "encode",
+                "--codec",
+                "domain",
+                "--label-rules",
+                "url",
+                "--check-hyphens",
+                "false",
+                "a",
+            ],
+            "give --be-strict instead",
+        ),
+        (
+            &["encode", "--codec", "domain", "--be-strict", "true", "a"],
+            "go with --label-rules url",
+        ),
         (
             &["check", "--impl", "exec:/nonexistent/prog"],
             "cannot start",
