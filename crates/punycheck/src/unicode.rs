@@ -77,6 +77,33 @@ pub fn first_assigned_after(
         .find(|&cp| assigned_after(cp, version))
 }
 
+/// Code points whose UTS #46 mapping changed in a later version than the
+/// one that assigned them, with that version and the change: an
+/// implementation of an older table maps them the old way, as its
+/// declared version says it would.
+pub const MAPPING_CHANGES: &[(u32, UnicodeVersion, &str)] = &[(
+    0x1E9E,
+    UnicodeVersion {
+        major: 15,
+        minor: 1,
+    },
+    "maps to U+00DF since Unicode 15.1's IdnaMappingTable (UTC-176; to ss before)",
+)];
+
+/// The first of `code_points` whose UTS #46 mapping changed after
+/// `version`, with what changed ([`MAPPING_CHANGES`]).
+pub fn first_remapped_after(
+    code_points: impl IntoIterator<Item = u32>,
+    version: UnicodeVersion,
+) -> Option<(u32, UnicodeVersion, &'static str)> {
+    code_points.into_iter().find_map(|cp| {
+        MAPPING_CHANGES
+            .iter()
+            .find(|&&(changed, since, _)| changed == cp && since > version)
+            .copied()
+    })
+}
+
 /// Why a version does not parse.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BadVersion(String);
@@ -140,6 +167,19 @@ impl<'de> serde::Deserialize<'de> for UnicodeVersion {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_mapping_changed_after_the_declared_version_is_found() {
+        let v15_0 = "15.0".parse().unwrap();
+        let v15_1 = "15.1".parse().unwrap();
+        let found = first_remapped_after([0x61, 0x1E9E], v15_0);
+        assert_eq!(
+            found.map(|(cp, since, _)| (cp, since)),
+            Some((0x1E9E, v15_1))
+        );
+        assert_eq!(first_remapped_after([0x1E9E], v15_1), None);
+        assert_eq!(first_remapped_after([0x61, 0xDF], v15_0), None);
+    }
     use super::*;
     use icu_properties::props::{GeneralCategory, NoncharacterCodePoint};
     use icu_properties::{CodePointMapData, CodePointSetData};

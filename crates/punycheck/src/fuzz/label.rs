@@ -628,17 +628,12 @@ where
                         let again = Request::Decode(ascii.clone());
                         // IDNA2003's ToUnicode keeps the case of an
                         // A-label's basic code points (`XN--BA-XKA` is
-                        // `BüA`), which Nameprep then lowercases.
-                        let folded = |cps: &[u32]| -> Vec<u32> {
-                            cps.iter()
-                                .map(|&cp| match u8::try_from(cp) {
-                                    Ok(b) if *passes_ascii => u32::from(b.to_ascii_lowercase()),
-                                    _ => cp,
-                                })
-                                .collect()
-                        };
+                        // `BüA`) and a label without the prefix as written
+                        // (`rX` U+200C), which Nameprep then maps: the same
+                        // after Nameprep is the same.
                         match to_unicode(&ascii) {
-                            Ok(back) if folded(&back) == folded(&unicode) => {}
+                            Ok(back) if back == unicode => {}
+                            Ok(back) if *passes_ascii && same_after_nameprep(&back, &unicode) => {}
                             other => {
                                 let got = other.map_or_else(
                                     |e| format!("a refusal: {e}"),

@@ -230,6 +230,18 @@ fn newer_than_declared(
             Expected::Error(_) => {}
         }
     }
+    if let Some((cp, since, change)) =
+        crate::unicode::first_remapped_after(code_points.iter().copied(), declared)
+    {
+        return Some(Verdict::Divergence {
+            class: Class::UnicodeVersion,
+            detail: format!(
+                "u+{cp:04X} {change}: a change of Unicode {since}, after the {declared} it \
+                 declares (the references' data is Unicode {})",
+                crate::unicode::REFERENCE
+            ),
+        });
+    }
     let cp = crate::unicode::first_assigned_after(code_points, declared)?;
     let age = crate::unicode::age(cp)?;
     Some(Verdict::Divergence {
