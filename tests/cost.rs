@@ -408,7 +408,8 @@ fn other_codecs_are_not_probed() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        text(&out.stderr).contains("the cost probe asks Punycode and the label and domain codecs, not lace"),
+        text(&out.stderr)
+            .contains("the cost probe asks Punycode and the label and domain codecs, not lace"),
         "{}",
         text(&out.stderr)
     );
