@@ -254,6 +254,30 @@ fn newer_than_declared(
     })
 }
 
+/// Whether `request` holds a code point that `caps`' declared Unicode
+/// version explains (assigned after it, or remapped by UTS #46 after it),
+/// in its text or inside its A-labels: where a property's round trip may
+/// differ as the answers do, as the declaration says.
+pub fn beyond_declared_version(caps: &Capabilities, request: &Request) -> bool {
+    let Some(declared) = caps.unicode_version else {
+        return false;
+    };
+    let mut code_points: Vec<u32> = match request {
+        Request::Encode { code_points, .. } => code_points.clone(),
+        Request::Decode(bytes) => String::from_utf8_lossy(bytes)
+            .chars()
+            .map(u32::from)
+            .collect(),
+    };
+    let text: String = code_points
+        .iter()
+        .filter_map(|&cp| char::from_u32(cp))
+        .collect();
+    code_points.extend(a_label_contents(text.as_bytes()));
+    crate::unicode::first_remapped_after(code_points.iter().copied(), declared).is_some()
+        || crate::unicode::first_assigned_after(code_points, declared).is_some()
+}
+
 /// The code points the A-labels of `text` hold, where their Punycode
 /// decodes.
 fn a_label_contents(text: &[u8]) -> Vec<u32> {
@@ -661,6 +685,27 @@ mod tests {
     use super::*;
     use crate::engines::CleanRoom;
     use crate::punycode::ErrorKind;
+
+    #[test]
+    fn a_declared_unicode_version_explains_what_came_after_it() {
+        let caps = Capabilities {
+            unicode_version: Some("15.0".parse().unwrap()),
+            ..CleanRoom.capabilities()
+        };
+        let decode = |text: &str| Request::Decode(text.as_bytes().to_vec());
+        // U+1E9E, remapped in 15.1; U+1351D (in xn--aa-4q7q), assigned in
+        // 16.0, inside an A-label of a name to encode.
+        assert!(beyond_declared_version(&caps, &decode("\u{1E9E}")));
+        let name: Vec<u32> = "a.xn--aa-4q7q".chars().map(u32::from).collect();
+        let encode = Request::Encode {
+            code_points: name,
+            flags: None,
+        };
+        assert!(beyond_declared_version(&caps, &encode));
+        assert!(!beyond_declared_version(&caps, &decode("b\u{FC}cher.de")));
+        // Without a declaration, nothing is explained.
+        assert!(!beyond_declared_version(&CleanRoom.capabilities(), &encode));
+    }
 
     fn declared(domain: CodePointDomain) -> Capabilities {
         Capabilities {
