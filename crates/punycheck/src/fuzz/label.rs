@@ -653,6 +653,11 @@ where
                         }
                     }
                     Err(e) if length_only(&e) => {}
+                    // IDNA2003's ToUnicode gives a label without the ACE
+                    // prefix back as written (RFC 3490 section 4.2, step
+                    // 3), which ToASCII may refuse (`-！` under
+                    // UseSTD3ASCIIRules): no round trip is promised there.
+                    Err(_) if *passes_ascii => {}
                     Err(e) => {
                         return broken(
                             engine,
