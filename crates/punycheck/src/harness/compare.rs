@@ -17,6 +17,7 @@ use crate::codec::Codec;
 use crate::engines::{
     Capabilities, CodePointDomain, Engine, EngineError, ErrorDetail, check_supported, process,
 };
+use crate::unicode::UnicodeVersion;
 use crate::vocabulary::{CodePoints, Expected, classes::Class, excerpt};
 pub use crate::vocabulary::{Request, describe};
 
@@ -209,20 +210,7 @@ fn newer_than_declared(
     if matches!(reference, Expected::Error(_)) && !is_refusal(got) {
         return None;
     }
-    // The question's code points, and what each A-label in it holds
-    // (ToASCII of a name takes A-labels too).
-    let mut code_points: Vec<u32> = match request {
-        Request::Encode { code_points, .. } => code_points.clone(),
-        Request::Decode(bytes) => String::from_utf8_lossy(bytes)
-            .chars()
-            .map(u32::from)
-            .collect(),
-    };
-    let text: String = code_points
-        .iter()
-        .filter_map(|&cp| char::from_u32(cp))
-        .collect();
-    code_points.extend(a_label_contents(text.as_bytes()));
+    let mut code_points = question_code_points(request);
     for answer in [Some(reference), got.as_ref().ok()].into_iter().flatten() {
         match answer {
             Expected::Decoded(cps) => code_points.extend(&cps.values),
@@ -230,38 +218,37 @@ fn newer_than_declared(
             Expected::Error(_) => {}
         }
     }
-    if let Some((cp, since, change)) =
-        crate::unicode::first_remapped_after(code_points.iter().copied(), declared)
-    {
-        return Some(Verdict::Divergence {
-            class: Class::UnicodeVersion,
-            detail: format!(
-                "u+{cp:04X} {change}: a change of Unicode {since}, after the {declared} it \
-                 declares (the references' data is Unicode {})",
-                crate::unicode::REFERENCE
-            ),
-        });
-    }
-    let cp = crate::unicode::first_assigned_after(code_points, declared)?;
-    let age = crate::unicode::age(cp)?;
+    let detail = version_explains(&code_points, declared)?;
     Some(Verdict::Divergence {
         class: Class::UnicodeVersion,
-        detail: format!(
-            "u+{cp:04X} was assigned in Unicode {age}, after the {declared} it declares \
-             (the references' data is Unicode {})",
-            crate::unicode::REFERENCE
-        ),
+        detail,
     })
 }
 
-/// Whether `request` holds a code point that `caps`' declared Unicode
-/// version explains (assigned after it, or remapped by UTS #46 after it),
-/// in its text or inside its A-labels: where a property's round trip may
-/// differ as the answers do, as the declaration says.
-pub fn beyond_declared_version(caps: &Capabilities, request: &Request) -> bool {
-    let Some(declared) = caps.unicode_version else {
-        return false;
-    };
+/// Why the declared `declared` explains a difference on `code_points`: the
+/// first of them whose UTS #46 mapping changed after it, else the first
+/// assigned after it; `None` when neither is there.
+fn version_explains(code_points: &[u32], declared: UnicodeVersion) -> Option<String> {
+    let reference = crate::unicode::REFERENCE;
+    if let Some((cp, since, change)) =
+        crate::unicode::first_remapped_after(code_points.iter().copied(), declared)
+    {
+        return Some(format!(
+            "u+{cp:04X} {change}: a change of Unicode {since}, after the {declared} it \
+             declares (the references' data is Unicode {reference})"
+        ));
+    }
+    let cp = crate::unicode::first_assigned_after(code_points.iter().copied(), declared)?;
+    let age = crate::unicode::age(cp)?;
+    Some(format!(
+        "u+{cp:04X} was assigned in Unicode {age}, after the {declared} it declares \
+         (the references' data is Unicode {reference})"
+    ))
+}
+
+/// The code points of `request`, and what each A-label in it holds
+/// (ToASCII of a name takes A-labels too).
+fn question_code_points(request: &Request) -> Vec<u32> {
     let mut code_points: Vec<u32> = match request {
         Request::Encode { code_points, .. } => code_points.clone(),
         Request::Decode(bytes) => String::from_utf8_lossy(bytes)
@@ -274,8 +261,17 @@ pub fn beyond_declared_version(caps: &Capabilities, request: &Request) -> bool {
         .filter_map(|&cp| char::from_u32(cp))
         .collect();
     code_points.extend(a_label_contents(text.as_bytes()));
-    crate::unicode::first_remapped_after(code_points.iter().copied(), declared).is_some()
-        || crate::unicode::first_assigned_after(code_points, declared).is_some()
+    code_points
+}
+
+/// Whether `request` holds a code point that `caps`' declared Unicode
+/// version explains (assigned after it, or remapped by UTS #46 after it),
+/// in its text or inside its A-labels: where a property's round trip may
+/// differ as the answers do, as the declaration says.
+pub fn beyond_declared_version(caps: &Capabilities, request: &Request) -> bool {
+    caps.unicode_version.is_some_and(|declared| {
+        version_explains(&question_code_points(request), declared).is_some()
+    })
 }
 
 /// The code points the A-labels of `text` hold, where their Punycode
