@@ -235,11 +235,15 @@ fn from_working_directory() -> String {
     )
 }
 
-/// Records the causes of `report` as the baseline at `path`, keeping the
-/// note of every cause the file already recorded (a file that does not
+/// Records the causes of `report` as the baseline at `path`, with the
+/// families its cost probe found near the budget, keeping the note of
+/// every cause and family the file already recorded (a file that does not
 /// exist yet, or does not parse, is simply replaced).
 fn write_baseline(path: &str, report: &CheckReport) -> Result<(), String> {
-    let mut baseline = Baseline::of(&report.campaign.causes);
+    let mut baseline = match &report.cost {
+        Some(cost) => Baseline::of(&report.campaign.causes, &cost.series, cost.bounds.budget),
+        None => Baseline::of(&report.campaign.causes, &[], Duration::ZERO),
+    };
     if let Some(old) = std::fs::read_to_string(path)
         .ok()
         .and_then(|text| Baseline::parse(&text).ok())
@@ -251,6 +255,13 @@ fn write_baseline(path: &str, report: &CheckReport) -> Result<(), String> {
                 .find(|o| o.key().is_some() && o.key() == entry.key() && !o.note.is_empty())
             {
                 entry.note = kept.note.clone();
+            }
+        }
+        for near in &mut baseline.near_budget {
+            if let Some(kept) = old.near_budget.iter().find(|o| {
+                o.direction == near.direction && o.family == near.family && !o.note.is_empty()
+            }) {
+                near.note = kept.note.clone();
             }
         }
     }

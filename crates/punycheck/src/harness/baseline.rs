@@ -104,13 +104,65 @@ pub struct Entry {
     pub note: String,
 }
 
+/// A family that the cost probe found growing faster than linear and near
+/// the budget when the baseline was recorded: not a cause there, but the
+/// same algorithm crosses the margin on a slower machine or at a busier
+/// moment, and its slow cause is then this one, not a new one
+/// ([`NearBudget::covers`]). Written `[[near-budget]]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NearBudget {
+    /// `encode` or `decode`.
+    pub direction: String,
+    /// The family, as [`cost::Family::name`] names it.
+    pub family: String,
+    /// Its time at its limit then, in the probe's seconds (CPU time as
+    /// the reference machine spends it, [`super::calibration`]), to the
+    /// hundredth.
+    pub seconds: f64,
+    /// Why it is accepted: for the reader; punycheck keeps it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}
+
+impl NearBudget {
+    /// The record of `series`, when it grows faster than linear and is
+    /// near the budget: at least a third of it at its limit.
+    pub fn of(series: &cost::Series, budget: Duration) -> Option<Self> {
+        (series.verdict(budget) == cost::Verdict::Near && series.superlinear()).then(|| {
+            NearBudget {
+                direction: series.direction.name().to_string(),
+                family: series.family.name().to_string(),
+                // To the hundredth, as a reader takes it.
+                seconds: (series.at_limit().unwrap_or_default() * 100.0).round() / 100.0,
+                note: String::new(),
+            }
+        })
+    }
+
+    /// Whether this record covers `series` found slow: the same direction
+    /// and family, at most [`cost::MARGIN`] times its recorded time at the
+    /// limit. A family grown slower than that is a new cause: a steeper
+    /// algorithm, not another machine.
+    pub fn covers(&self, series: &cost::Series) -> bool {
+        self.direction == series.direction.name()
+            && self.family == series.family.name()
+            && series
+                .at_limit()
+                .is_some_and(|s| s <= cost::MARGIN * self.seconds)
+    }
+}
+
 /// A baseline file.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Baseline {
     /// The recorded causes.
     #[serde(default)]
     pub cause: Vec<Entry>,
+    /// The families near the budget when it was recorded.
+    #[serde(default, rename = "near-budget", skip_serializing_if = "Vec::is_empty")]
+    pub near_budget: Vec<NearBudget>,
 }
 
 impl Entry {
@@ -238,6 +290,20 @@ impl Entry {
         }
     }
 
+    /// Whether this run's cost probe measured the family of this slow
+    /// cause (any family of its direction, for an entry that names none)
+    /// growing faster than linear and near the budget: the same algorithm,
+    /// on a faster machine or at a quieter moment, is still there.
+    fn near_budget_in(&self, series: &[cost::Series], budget: Duration) -> bool {
+        let family = cost::family_of_slow(&self.got);
+        self.kind == Kind::Slow
+            && series.iter().any(|s| {
+                s.direction.name() == self.direction
+                    && family.is_none_or(|f| f == s.family)
+                    && NearBudget::of(s, budget).is_some()
+            })
+    }
+
     /// Whether the reproducer still shows a nonconformance (or a broken
     /// property) in `engine`; for a slow cause, whether its family (every
     /// family of its direction, for an entry of an older baseline) is
@@ -259,7 +325,9 @@ impl Entry {
                 until: Instant::now() + SLOW_REPLAY,
             };
             let family = cost::family_of_slow(&self.got);
-            return Ok(cost::still_slow(engine, direction, family, &settings).is_some());
+            return Ok(cost::still_superlinear(
+                engine, direction, family, &settings,
+            ));
         }
         let answer = ask(engine, &request);
         if self.property {
@@ -291,11 +359,21 @@ impl Baseline {
         Ok(baseline)
     }
 
-    /// The baseline of `causes`.
-    pub fn of(causes: &[Cause]) -> Self {
+    /// The baseline of `causes`, and of the cost probe's `series` near
+    /// the `budget` ([`NearBudget::of`]).
+    pub fn of(causes: &[Cause], series: &[cost::Series], budget: Duration) -> Self {
         Baseline {
             cause: causes.iter().map(Entry::of).collect(),
+            near_budget: series
+                .iter()
+                .filter_map(|s| NearBudget::of(s, budget))
+                .collect(),
         }
+    }
+
+    /// Whether it records the slow `series` as near the budget.
+    fn covers(&self, series: &cost::Series) -> bool {
+        self.near_budget.iter().any(|n| n.covers(series))
     }
 
     /// The witnesses of every key it records with them, for
@@ -369,12 +447,22 @@ fn judged_by_resources(kind: Kind) -> bool {
     matches!(kind, Kind::Hang | Kind::Slow | Kind::Memory)
 }
 
-/// The indexes of the `causes` that `baseline` records.
-pub fn known(baseline: &Baseline, causes: &[Cause]) -> Vec<usize> {
+/// The indexes of the `causes` that `baseline` records: as causes, or, a
+/// slow one, as a family near the budget whose `series` this run measured
+/// ([`NearBudget::covers`]).
+pub fn known(baseline: &Baseline, causes: &[Cause], series: &[cost::Series]) -> Vec<usize> {
     causes
         .iter()
         .enumerate()
-        .filter(|(_, cause)| baseline.cause.iter().any(|e| e.records(cause)))
+        .filter(|(_, cause)| {
+            baseline.cause.iter().any(|e| e.records(cause))
+                || (cause.key.kind == Kind::Slow
+                    && series.iter().any(|s| {
+                        s.direction.name() == cause.key.direction
+                            && cost::slow_got(s.family) == cause.key.got
+                            && baseline.covers(s)
+                    }))
+        })
         .map(|(k, _)| k)
         .collect()
 }
@@ -385,12 +473,13 @@ pub fn known(baseline: &Baseline, causes: &[Cause]) -> Vec<usize> {
 pub fn judge(
     baseline: &Baseline,
     causes: &[Cause],
+    series: &[cost::Series],
     passed: &BTreeSet<&str>,
     engine: &dyn Engine,
     cost: cost::Bounds,
 ) -> Result<Judgement, DataError> {
     let mut judgement = Judgement {
-        known: known(baseline, causes),
+        known: known(baseline, causes, series),
         unwitnessed: baseline.unwitnessed(),
         ..Judgement::default()
     };
@@ -413,7 +502,7 @@ pub fn judge(
         if causes.iter().any(|c| entry.records(c)) {
             continue;
         }
-        if entry.still_reproduces(engine, cost)? {
+        if entry.near_budget_in(series, cost.budget) || entry.still_reproduces(engine, cost)? {
             judgement.still_there.push(entry.clone());
         } else {
             judgement.gone.push(entry.clone());
@@ -448,6 +537,7 @@ mod tests {
         };
         let baseline = Baseline {
             cause: vec![entry.clone()],
+            near_budget: Vec::new(),
         };
         let text = baseline.to_toml();
         assert!(text.contains("kind = \"accepts-invalid\""), "{text}");
@@ -499,7 +589,7 @@ mod tests {
                 flags: None,
             },
         ];
-        let baseline = Baseline::of(&requests.clone().map(cause));
+        let baseline = Baseline::of(&requests.clone().map(cause), &[], Duration::ZERO);
         let text = baseline.to_toml();
         assert!(text.contains("decode = \"ab-c_d\"\n"), "{text}");
         assert!(text.contains(&format!("decode = \"{}-x416146o\"\n", "a".repeat(1927))));
@@ -522,5 +612,74 @@ mod tests {
         );
         let both = "[[cause]]\ndirection = \"decode\"\nkind = \"crash\"\nreference = \"\"\ngot = \"x\"\ndecode = \"-a\"\ndecode_hex = \"2d61\"\n";
         assert!(Baseline::parse(both).is_err());
+    }
+
+    /// A quadratic family: code points doubling from 4,096, each size four
+    /// times the last's time, the last `last` seconds (extrapolated to its
+    /// limit of 65,536 code points: 16 times it).
+    fn quadratic(family: cost::Family, last: f64) -> cost::Series {
+        let points = (0..4)
+            .map(|k| cost::Point {
+                size: 4096 << k,
+                code_points: 4096 << k,
+                seconds: 0.001 + last / 4f64.powi(3 - k),
+                peak_memory: None,
+                cut: false,
+                factor: 1.0,
+            })
+            .collect();
+        cost::Series {
+            family,
+            direction: cost::Direction::Decode,
+            limit: 65_536,
+            points,
+            end: cost::End::Extrapolated(32_768),
+        }
+    }
+
+    /// A family near the budget is recorded with its time at the limit;
+    /// the same family found slow later (another machine, a busier
+    /// moment) is known while within the margin of that time, and new
+    /// beyond it; a family within the budget, or another family, is not
+    /// recorded or covered.
+    #[test]
+    fn a_family_near_the_budget_is_recorded_and_covers_its_slow_cause_within_the_margin() {
+        let budget = Duration::from_secs(1);
+        let family = cost::Family::CombiningMarks;
+        let near = quadratic(family, 0.5);
+        assert_eq!(near.verdict(budget), cost::Verdict::Near);
+        let within = quadratic(cost::Family::OneRun, 0.01);
+        assert_eq!(within.verdict(budget), cost::Verdict::Within);
+        let baseline = Baseline::of(&[], &[near.clone(), within], budget);
+        assert_eq!(baseline.near_budget.len(), 1, "{baseline:?}");
+        let recorded = &baseline.near_budget[0];
+        assert_eq!(
+            (recorded.direction.as_str(), recorded.family.as_str()),
+            ("decode", "combining-marks")
+        );
+        let text = baseline.to_toml();
+        assert!(text.contains("[[near-budget]]"), "{text}");
+        assert_eq!(Baseline::parse(&text).unwrap(), baseline);
+
+        let slow = quadratic(family, 1.0);
+        assert_eq!(slow.verdict(budget), cost::Verdict::Slow);
+        let cause = cost::Slow {
+            series: slow.clone(),
+            request: Request::Decode(b"xn--a".to_vec()),
+            yardsticks: Vec::new(),
+        }
+        .cause(budget);
+        assert_eq!(
+            known(&baseline, std::slice::from_ref(&cause), &[slow]),
+            vec![0]
+        );
+        let steeper = quadratic(family, 2.0);
+        assert_eq!(
+            known(&baseline, std::slice::from_ref(&cause), &[steeper]),
+            Vec::<usize>::new()
+        );
+        let elsewhere = Baseline::of(&[], &[quadratic(cost::Family::OneRun, 0.5)], budget);
+        let slow = quadratic(family, 1.0);
+        assert_eq!(known(&elsewhere, &[cause], &[slow]), Vec::<usize>::new());
     }
 }

@@ -386,12 +386,13 @@ pub fn run(
             "{asked} of the {wanted} generated questions of --cases were asked within --seconds (give the check more time)"
         ));
     }
+    let series: &[cost::Series] = probe.as_ref().map_or(&[], |(_, found)| &found.series);
     let baseline = settings.baseline.as_ref().map(|b| {
         // Interrupted, the recorded causes this run did not meet cannot be
         // asked again: none of them is said to be gone (or still there).
         if interrupted {
             return Ok(baseline::Judgement {
-                known: baseline::known(b, &campaign.causes),
+                known: baseline::known(b, &campaign.causes, series),
                 ..Default::default()
             });
         }
@@ -404,6 +405,7 @@ pub fn run(
         baseline::judge(
             b,
             &campaign.causes,
+            series,
             &passed,
             engine,
             settings.cost.unwrap_or_default(),
@@ -559,6 +561,7 @@ mod tests {
                 seconds,
                 peak_memory: None,
                 cut: false,
+                factor: 1.0,
             })
             .collect();
         let series = cost::Series {

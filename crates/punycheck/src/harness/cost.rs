@@ -54,6 +54,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::calibration;
 use super::causes::{self, Cause, Confirmation, Key, Kind};
 use super::compare::{Request, ask, is_refusal};
 use crate::codec::Codec;
@@ -197,7 +198,8 @@ pub struct Point {
     /// these, both ways).
     pub code_points: usize,
     /// CPU seconds the answer took ([`crate::engines::spent`]; the median
-    /// of several for a fast one).
+    /// of several for a fast one), as the reference machine would have
+    /// spent them: divided by [`Point::factor`].
     pub seconds: f64,
     /// Peak resident memory of the answering process during the answer,
     /// in bytes, where it can be read.
@@ -205,6 +207,9 @@ pub struct Point {
     /// Whether the answer was cut by the hang guard: `seconds` is then
     /// what it had spent until then, a lower bound.
     pub cut: bool,
+    /// How many times slower than the reference machine this one ran
+    /// while the answer was timed ([`calibration::factor`]).
+    pub factor: f64,
 }
 
 /// Why a series stopped before `--cost-max`.
@@ -397,21 +402,29 @@ impl Series {
         Some(constant + net * growth.powf(doublings))
     }
 
+    /// Whether it grows faster than linear ([`SUPERLINEAR`]).
+    pub fn superlinear(&self) -> bool {
+        self.growth().is_some_and(|g| g >= SUPERLINEAR)
+    }
+
     /// The verdict on this series against `budget`: [`Verdict::Slow`] when
     /// it grows faster than linear ([`SUPERLINEAR`]) and its time at its
     /// limit ([`Series::verdict_limit`]) is at least [`MARGIN`] times the
     /// budget, measured there or extrapolated from an answer of at least
     /// [`DECIDING_FROM`] seconds; [`Verdict::Within`]
     /// when that time is at most the budget divided by [`MARGIN`];
-    /// [`Verdict::Near`] otherwise. CPU time, the margin and a growth read
-    /// over several sizes make it the same on a busy machine and a quiet
-    /// one, a faster one and a slower one.
+    /// [`Verdict::Near`] otherwise. CPU time scaled to the reference
+    /// machine ([`super::calibration`]), the margin and a growth read over
+    /// several sizes keep it the same on a busy machine and a quiet one, a
+    /// faster one and a slower one; what is left (an implementation whose
+    /// own time moves by half from run to run, at the margin) a baseline
+    /// absorbs ([`super::baseline::NearBudget`]).
     pub fn verdict(&self, budget: Duration) -> Verdict {
         let Some(at_limit) = self.at_limit() else {
             return Verdict::Within;
         };
         let budget = budget.as_secs_f64();
-        let superlinear = self.growth().is_some_and(|g| g >= SUPERLINEAR);
+        let superlinear = self.superlinear();
         // Extrapolated from answers too short to trust their growth that
         // far, it is no more than near.
         let measured_enough = self.deciding().is_some_and(|k| {
@@ -836,12 +849,23 @@ fn measure_point(
     code_points: usize,
     settings: &Settings,
 ) -> Option<Result<Point, ()>> {
-    let point = |spent: Spent, cut| Point {
-        size,
-        code_points,
-        seconds: spent.cpu.as_secs_f64(),
-        peak_memory: spent.peak_memory,
-        cut,
+    // The machine's speed is taken before the answer, and after it when
+    // it took long enough for the speed to have moved meanwhile.
+    let before = calibration::factor();
+    let point = |spent: Spent, cut| {
+        let factor = if spent.cpu >= REPEAT_BELOW {
+            (before + calibration::factor()) / 2.0
+        } else {
+            before
+        };
+        Point {
+            size,
+            code_points,
+            seconds: spent.cpu.as_secs_f64() / factor,
+            peak_memory: spent.peak_memory,
+            cut,
+            factor,
+        }
     };
     match timed_question(engine, request, settings.budget, settings.until) {
         Timing::Stopped => None,
@@ -895,8 +919,10 @@ pub fn yardsticks(codec: Codec, request: &Request) -> Vec<(&'static str, f64)> {
     refs.into_iter()
         .filter(|(name, _)| *name != "rfc-c" || len <= RFC_C_YARDSTICK_MAX)
         .map(|(name, engine)| {
+            let factor = calibration::factor();
             let (_, spent) = spent::measure(|| ask(engine, request));
-            (name, median_time(engine, request, spent.cpu).as_secs_f64())
+            let cpu = median_time(engine, request, spent.cpu);
+            (name, cpu.as_secs_f64() / factor)
         })
         .collect()
 }
@@ -928,6 +954,24 @@ pub fn still_slow(
 ) -> Option<Slow> {
     let probe = probe_with(engine, settings, true, Some((direction, family)));
     probe.slow.into_iter().next()
+}
+
+/// Whether one of the families [`still_slow`] measures is slow, or grows
+/// faster than linear near the budget ([`Series::superlinear`]): what a
+/// baseline's slow cause needs to be still there on a faster machine than
+/// the one it was recorded on.
+pub fn still_superlinear(
+    engine: &dyn Engine,
+    direction: Direction,
+    family: Option<Family>,
+    settings: &Settings,
+) -> bool {
+    let probe = probe_with(engine, settings, true, Some((direction, family)));
+    !probe.slow.is_empty()
+        || probe
+            .series
+            .iter()
+            .any(|s| s.superlinear() && s.verdict(settings.budget) == Verdict::Near)
 }
 
 /// [`probe`], or with `first_only` false [`probe_all`]; with `only`, one
@@ -1041,6 +1085,7 @@ mod tests {
                     seconds,
                     peak_memory: None,
                     cut: false,
+                    factor: 1.0,
                 })
                 .collect(),
             end: End::Max,
@@ -1178,6 +1223,7 @@ mod tests {
                 seconds,
                 peak_memory: None,
                 cut: false,
+                factor: 1.0,
             })
             .collect();
         // 32,768 code points fit in 65,536 bytes: three more doublings.

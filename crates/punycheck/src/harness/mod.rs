@@ -2,6 +2,7 @@
 //! and the comparison rules and divergence classes they share.
 
 pub mod baseline;
+pub mod calibration;
 pub mod campaign;
 pub mod causes;
 pub mod check;

@@ -76,6 +76,7 @@ struct PointJson {
     seconds: f64,
     peak_memory: Option<u64>,
     cut: bool,
+    machine_factor: f64,
 }
 
 fn cost_json(cost: &super::CostReport) -> CostJson {
@@ -106,6 +107,7 @@ fn cost_json(cost: &super::CostReport) -> CostJson {
                             seconds: p.seconds,
                             peak_memory: p.peak_memory,
                             cut: p.cut,
+                            machine_factor: p.factor,
                         })
                         .collect(),
                     end,

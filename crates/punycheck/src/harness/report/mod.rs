@@ -130,6 +130,21 @@ pub struct CostReport {
     pub series: Vec<cost::Series>,
 }
 
+impl CostReport {
+    /// How many times slower than the reference machine this one ran
+    /// while the probe timed its answers (the median of its sizes'
+    /// factors, [`super::calibration`]); `None` with nothing measured.
+    pub fn machine_factor(&self) -> Option<f64> {
+        let mut factors: Vec<f64> = self
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.factor))
+            .collect();
+        factors.sort_by(f64::total_cmp);
+        factors.get(factors.len() / 2).copied()
+    }
+}
+
 /// How a check ended, by one rule for the exit status, the verdict line,
 /// the JSON `status` and the JUnit test cases: a CI system reads the same
 /// verdict in each.

@@ -61,9 +61,15 @@ impl CheckReport {
             );
         }
         if let Some(cost) = &self.cost {
+            let speed = cost
+                .machine_factor()
+                .map(|f| {
+                    format!("; CPU time scaled to the reference machine: this one ran x{f:.2}")
+                })
+                .unwrap_or_default();
             let _ = writeln!(
                 out,
-                "cost (answers within {} s, inputs up to {}):",
+                "cost (answers within {} s, inputs up to {}{speed}):",
                 cost.bounds.budget.as_secs_f64(),
                 cost.bounds.max
             );
