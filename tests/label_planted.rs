@@ -152,6 +152,96 @@ fn an_inverted_zwnj_rule_is_reported_both_ways() {
     assert_first_reproducer_exits_1("zwnj-context", &report);
 }
 
+/// The causes of `report`: the lines that number them.
+fn causes_of(report: &str) -> Vec<&str> {
+    report
+        .lines()
+        .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()) && l.contains(": "))
+        .collect()
+}
+
+/// Every reproducer of `report` exits 1.
+fn assert_every_reproducer_exits_1(what: &str, report: &str) {
+    let repros: Vec<&str> = report
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("reproduce: punycheck "))
+        .collect();
+    assert!(!repros.is_empty(), "{what}: no reproducer:\n{report}");
+    for repro in repros {
+        let words = shell_words::split(repro).expect("a shell command");
+        let again = std::process::Command::new(BIN)
+            .args(&words)
+            .output()
+            .unwrap();
+        assert_eq!(
+            again.status.code(),
+            Some(1),
+            "{what}: {repro} does not reproduce:\n{}",
+            String::from_utf8_lossy(&again.stdout)
+        );
+    }
+}
+
+/// The label generator asks what Erlang's idna 6.1.1 gets wrong beyond
+/// its ZWNJ rule, and a Bidi condition left unchecked: each planted, a
+/// label check of 1,500 questions reports it, and every reproducer exits 1.
+/// - ToASCII of ASCII labels: a lowercase `xn--` label returned as given
+///   (`xn--go-`: accepts what the reference refuses; `xn--BCHER-kva`: not
+///   lowercased), one with another case refused (`XN--BCHER-KVA`: rejects
+///   what it accepts);
+/// - UseSTD3ASCIIRules inverted: with it off, `a_é` refused;
+/// - RFC 5893's condition 4 unchecked: `ب1٠` taken.
+#[test]
+fn ascii_labels_the_std3_switch_and_each_bidi_condition_are_asked() {
+    let spec =
+        |bug: &str, extra: &str| format!("pipe:{} {PLANTED} {BIN} --bug {bug}{extra}", python());
+    let (status, report) = check_label(&spec("ascii-unchecked", ""), "1500", "60", &[]);
+    assert_eq!(status, Some(1), "{report}");
+    let causes = causes_of(&report);
+    assert!(
+        causes
+            .iter()
+            .any(|c| c.contains("encode: rejects what the reference accepts")),
+        "{causes:#?}"
+    );
+    assert!(
+        causes
+            .iter()
+            .any(|c| c.contains("encode: accepts what the reference rejects")),
+        "{causes:#?}"
+    );
+    assert!(causes.iter().all(|c| c.contains("encode: ")), "{causes:#?}");
+    assert_every_reproducer_exits_1("ascii-unchecked", &report);
+
+    let (status, report) = check_label(
+        &spec("std3-inverted", " --std3-rules false"),
+        "1500",
+        "60",
+        &["--std3-rules", "false"],
+    );
+    assert_eq!(status, Some(1), "{report}");
+    let causes = causes_of(&report);
+    assert_eq!(causes.len(), 1, "{causes:#?}\n{report}");
+    assert!(
+        causes[0].contains("encode: rejects what the reference accepts"),
+        "{causes:#?}"
+    );
+    assert_every_reproducer_exits_1("std3-inverted", &report);
+    // With the switch on, the plant refuses what the reference refuses.
+    let (status, report) = check_label(&spec("std3-inverted", ""), "1500", "60", &[]);
+    assert_eq!(status, Some(0), "{report}");
+
+    let (status, report) = check_label(&spec("bidi-digits", ""), "1500", "60", &[]);
+    assert_eq!(status, Some(1), "{report}");
+    let causes = causes_of(&report);
+    assert_eq!(causes.len(), 1, "{causes:#?}\n{report}");
+    assert!(
+        causes[0].contains("encode: accepts what the reference rejects (reference: refused (bidi)"),
+        "{causes:#?}"
+    );
+    assert_every_reproducer_exits_1("bidi-digits", &report);
+}
+
 /// A long label refused only after a quadratic wait (CPython's
 /// encodings.idna, python/cpython#157675; the Python idna package) is one
 /// slow cause in each direction, though every answer is right, and its

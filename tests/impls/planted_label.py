@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """A label-layer implementation with one advisory of 2022-2026 planted in it.
 
-Usage: planted_label.py PUNYCHECK --bug BUG   (a pipe: program, --codec label)
+Usage: planted_label.py PUNYCHECK --bug BUG [SWITCH...]   (a pipe: program,
+--codec label)
 
 Its base is correct: every question goes to punycheck's own reference
 (`PUNYCHECK serve --codec label --impl label-ref`, UTS #46 with every switch
-on), and its answer is kept, except where the planted bug answers first. The
+on, or with the SWITCHes given, such as `--std3-rules false`), and its answer
+is kept, except where the planted bug answers first. The
 bugs are the A-label layer's real ones, each written as the implementation
 that had it went wrong:
 
@@ -32,6 +34,17 @@ that had it went wrong:
                  inverted, so U+0628 U+200C U+0628 is refused and U+0628
                  U+0627 U+200C U+0627 U+0628 taken (a virama before it is
                  still taken).
+  ascii-unchecked  Erlang's idna 6.1.1: ToASCII of a label of ASCII code
+                 points returns a lowercase xn-- label as given, unchecked
+                 (xn--go- stays xn--go-), and refuses one whose prefix is not
+                 lowercase (XN--BCHER-KVA).
+  std3-inverted  Erlang's idna 6.1.1: its UTS #46 mapping inverts
+                 UseSTD3ASCIIRules, so with the switch off a label holding an
+                 ASCII code point that only the switch forbids is refused
+                 (a_é); checked with --std3-rules false.
+  bidi-digits    the Bidi rule's condition 4 (RFC 5893 section 2) not checked:
+                 an RTL label with European and Arabic-Indic digits together
+                 is taken.
   slow-refusal   CPython's encodings.idna (python/cpython#157675), the
                  Python idna package: a label's length is checked only after
                  a quadratic step, so a long label is refused, rightly, after
@@ -58,11 +71,11 @@ def punycode_decode(payload):
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[2] != "--bug":
-        sys.exit("usage: planted_label.py PUNYCHECK --bug BUG")
+    if len(sys.argv) < 4 or sys.argv[2] != "--bug":
+        sys.exit("usage: planted_label.py PUNYCHECK --bug BUG [SWITCH...]")
     bug = sys.argv[3]
     base = subprocess.Popen(
-        [sys.argv[1], "serve", "--codec", "label", "--impl", "label-ref"],
+        [sys.argv[1], "serve", "--codec", "label", "--impl", "label-ref"] + sys.argv[4:],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -124,6 +137,23 @@ def main():
                     answer = "ok xn--" + "".join(map(chr, cps)).encode("punycode").decode("ascii")
                 elif said.startswith("ok"):
                     answer = "error the ZWNJ is out of its context"
+        elif verb == "encode" and bug in ("ascii-unchecked", "std3-inverted", "bidi-digits"):
+            try:
+                cps = [int(t[2:], 16) for t in rest.split()]
+            except ValueError:
+                cps = []
+            text = "".join(map(chr, cps))
+            if bug == "ascii-unchecked" and text.isascii() and text[:4].lower() == "xn--":
+                if text.startswith("xn--"):
+                    answer = "ok " + text
+                else:
+                    answer = "error the label is not an A-label"
+            elif bug == "std3-inverted" and any(c in "_!$&'()*+,;=`{}~\"" for c in text):
+                answer = "error disallowed ASCII code point"
+            elif bug == "bidi-digits":
+                said = ask(question)
+                if "RFC 5893 section 2 condition 4" in said:
+                    answer = "ok xn--" + text.encode("punycode").decode("ascii")
         elif verb == "encode" and bug == "double-prefix":
             try:
                 text = "".join(chr(int(t[2:], 16)) for t in rest.split())

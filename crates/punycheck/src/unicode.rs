@@ -81,14 +81,34 @@ pub fn first_assigned_after(
 /// one that assigned them, with that version and the change: an
 /// implementation of an older table maps them the old way, as its
 /// declared version says it would.
-pub const MAPPING_CHANGES: &[(u32, UnicodeVersion, &str)] = &[(
-    0x1E9E,
-    UnicodeVersion {
-        major: 15,
-        minor: 1,
-    },
-    "maps to U+00DF since Unicode 15.1's IdnaMappingTable (UTC-176; to ss before)",
-)];
+pub const MAPPING_CHANGES: &[(u32, UnicodeVersion, &str)] = &[
+    (
+        0x1E9E,
+        UNICODE_15_1,
+        "maps to U+00DF since Unicode 15.1's IdnaMappingTable (UTC-176; to ss before)",
+    ),
+    (
+        0x2260,
+        UNICODE_15_1,
+        "is valid since Unicode 15.1's IdnaMappingTable (disallowed_STD3_valid in 15.0's: its decomposition holds =)",
+    ),
+    (
+        0x226E,
+        UNICODE_15_1,
+        "is valid since Unicode 15.1's IdnaMappingTable (disallowed_STD3_valid in 15.0's: its decomposition holds <)",
+    ),
+    (
+        0x226F,
+        UNICODE_15_1,
+        "is valid since Unicode 15.1's IdnaMappingTable (disallowed_STD3_valid in 15.0's: its decomposition holds >)",
+    ),
+];
+
+/// Unicode 15.1, where UTS #46 revision 31 changed the mapping table.
+const UNICODE_15_1: UnicodeVersion = UnicodeVersion {
+    major: 15,
+    minor: 1,
+};
 
 /// The first of `code_points` whose UTS #46 mapping changed after
 /// `version`, with what changed ([`MAPPING_CHANGES`]).

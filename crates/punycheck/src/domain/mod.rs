@@ -557,45 +557,14 @@ fn idna2008_labels(switches: Switches, input: &[char]) -> Result<Vec<BothForms>,
     Ok(labels)
 }
 
-/// One label of an IDNA2008 name: an A-label, an LDH label or a U-label.
+/// One label of an IDNA2008 name: an A-label, an LDH label or a U-label
+/// ([`label::idna2008::lookup_label`]), the Bidi rule left to the whole
+/// name; the root label of a trailing dot, empty, as it is.
 fn idna2008_label(switches: Switches, label: &[char]) -> Result<BothForms, LabelError> {
     if label.is_empty() {
         return Ok((Vec::new(), Vec::new()));
     }
-    if !label.iter().all(char::is_ascii) {
-        let ascii = label::idna2008::u_label(switches, label, false)?;
-        return Ok((ascii, label.to_vec()));
-    }
-    let ascii: Vec<u8> = label.iter().map(|&c| c as u8).collect();
-    if label::has_ace_prefix(&ascii) {
-        let lowered = ascii.to_ascii_lowercase();
-        let code_points = label::idna2008::a_label(switches, &lowered, false)?;
-        return Ok((
-            lowered,
-            code_points.into_iter().filter_map(char::from_u32).collect(),
-        ));
-    }
-    // An LDH label (RFC 5890 section 2.3.1).
-    if switches.use_std3_ascii_rules
-        && let Some(&c) = ascii
-            .iter()
-            .find(|c| !c.is_ascii_alphanumeric() && **c != b'-')
-    {
-        return Err(LabelError::NotLdh(u32::from(c)));
-    }
-    if switches.check_hyphens {
-        if ascii.get(2) == Some(&b'-') && ascii.get(3) == Some(&b'-') {
-            return Err(LabelError::HyphensAt3And4);
-        }
-        if ascii.first() == Some(&b'-') || ascii.last() == Some(&b'-') {
-            return Err(LabelError::HyphenAtEnd);
-        }
-    }
-    if switches.verify_dns_length && ascii.len() > MAX_LABEL_OCTETS {
-        return Err(LabelError::DnsLength(ascii.len()));
-    }
-    let unicode = ascii.iter().map(|&b| char::from(b)).collect();
-    Ok((ascii, unicode))
+    label::idna2008::lookup_label(switches, label, false)
 }
 
 /// RFC 5893 section 2 on every label of a name, when it is a Bidi domain

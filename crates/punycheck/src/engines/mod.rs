@@ -126,8 +126,9 @@ pub enum PunycodeInput {
     /// every implementation of the `label` codec is asked: to decode
     /// (ToUnicode), a label that begins with an ACE prefix in any case (it
     /// may hold a non-ASCII character, which an implementation must
-    /// refuse); to encode (ToASCII), a label with at least one non-ASCII
-    /// code point. Plain ASCII labels are not the codec's questions.
+    /// refuse); to encode (ToASCII), any label, plain ASCII ones included
+    /// (which ToASCII still lowercases and checks, and decodes when they
+    /// begin with `xn--`).
     LabelLine,
     /// [`PunycodeInput::LabelLine`] over a channel that carries every
     /// character (the escaped form of `pipe:` and `exec:`): control
@@ -417,16 +418,6 @@ pub fn check_supported(
             return Err((
                 Class::InputForm,
                 "a basic control code point cannot cross its printable-ASCII channel".into(),
-            ));
-        }
-        if matches!(
-            caps.punycode_input,
-            PunycodeInput::LabelLine | PunycodeInput::LabelText
-        ) && input.iter().all(|&cp| cp < 0x80)
-        {
-            return Err((
-                Class::InputForm,
-                "a plain ASCII label, which the label codec does not ask to encode".into(),
             ));
         }
         if let Some(limit) = caps.max_encode_input.filter(|&l| input.len() > l) {

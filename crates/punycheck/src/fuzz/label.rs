@@ -724,11 +724,11 @@ mod tests {
                 flags: None,
             },
         ];
-        // The label codec does not ask to encode a plain ASCII label.
         let label = IdnaLabel { profile: url };
         let domain = IdnaDomain { profile: url };
-        let asked: [(&dyn Engine, &Request); 3] = [
+        let asked: [(&dyn Engine, &Request); 4] = [
             (&label, &questions[0]),
+            (&label, &questions[1]),
             (&domain, &questions[0]),
             (&domain, &questions[1]),
         ];

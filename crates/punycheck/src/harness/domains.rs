@@ -173,7 +173,7 @@ fn label(rng: &mut ChaCha8Rng) -> Vec<u32> {
     match rng.random_range(0..20) {
         0..=4 => ascii_label(rng),
         5..=7 => labels::u_label(rng),
-        8 => match labels::encode_request(rng) {
+        8 => match labels::encode_request(rng, LabelProfile::DEFAULT) {
             Request::Encode { code_points, .. } => code_points,
             Request::Decode(_) => Vec::new(),
         },

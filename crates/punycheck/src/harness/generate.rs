@@ -224,7 +224,7 @@ impl Generator {
         }
         if let Some(profile) = self.codec.label_profile() {
             return if self.count.is_multiple_of(2) {
-                super::labels::encode_request(&mut self.rng)
+                super::labels::encode_request(&mut self.rng, profile)
             } else {
                 super::labels::decode_request(&mut self.rng, profile)
             };

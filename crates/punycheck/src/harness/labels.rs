@@ -1,6 +1,8 @@
 //! Generated questions of the `label` codec: U-labels valid under every
-//! profile to encode (sometimes broken on purpose), and their A-labels
-//! mutated at the Punycode level to decode.
+//! profile to encode (sometimes broken on purpose, or in a joiner's
+//! context, or at one of the Bidi rule's conditions), plain ASCII labels to
+//! encode (what each switch decides, and `xn--` labels in any case), and
+//! A-labels mutated at the Punycode level to decode.
 //!
 //! The mutations are the places the A-label advisories were found:
 //! truncation, the case of the prefix and of the Punycode, a delimiter
@@ -14,6 +16,8 @@
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
+#[cfg(test)]
+use crate::label::LabelError;
 use crate::label::{self, LabelProfile};
 use crate::vocabulary::Request;
 
@@ -110,14 +114,135 @@ fn joiner_label(rng: &mut ChaCha8Rng) -> Vec<u32> {
     }
 }
 
+/// The ASCII code points that UseSTD3ASCIIRules refuses and the URL
+/// Standard does not forbid in a host: the switch alone decides them
+/// (UTS #46 section 4.1, criterion 7; RFC 1123's LDH rule).
+const STD3_ONLY: &[u8] = b"_!$&'()*+,;=`{}~\"";
+
+/// A label of ASCII code points only, for ToASCII, which UTS #46 and
+/// IDNA2008 still process (lowercase, check, and decode an `xn--` label:
+/// UTS #46 section 4.1, RFC 5891 section 5.3), and which an implementation
+/// with an ASCII fast path may return as given (Erlang's idna: `xn--go-`
+/// unchanged, `XN--BCHER-KVA` refused): letters and digits in any case,
+/// one code point that UseSTD3ASCIIRules alone decides, hyphens at the
+/// first, third and fourth, or last positions (CheckHyphens), and `xn--`
+/// labels, the A-label of a valid U-label in any case, sometimes mutated
+/// as [`mutate`] mutates the labels to decode (its ASCII mutations).
+fn ascii_label(rng: &mut ChaCha8Rng, profile: LabelProfile) -> Vec<u8> {
+    let ldh = |rng: &mut ChaCha8Rng, len: usize| -> Vec<u8> {
+        (0..len)
+            .map(|_| {
+                let b = LDH[rng.random_range(0..LDH.len())];
+                if rng.random_bool(0.3) {
+                    b.to_ascii_uppercase()
+                } else {
+                    b
+                }
+            })
+            .collect()
+    };
+    let len = rng.random_range(1..12);
+    match rng.random_range(0..6) {
+        0 => ldh(rng, len),
+        1 => {
+            let mut label = ldh(rng, len);
+            let at = rng.random_range(0..=label.len());
+            label.insert(at, STD3_ONLY[rng.random_range(0..STD3_ONLY.len())]);
+            label
+        }
+        2 => {
+            let mut label = ldh(rng, len.max(4));
+            match rng.random_range(0..3) {
+                0 => label.insert(0, b'-'),
+                1 => {
+                    label[2] = b'-';
+                    label[3] = b'-';
+                }
+                _ => label.push(b'-'),
+            }
+            label
+        }
+        _ => {
+            let mut label = loop {
+                if let Ok(text) = label::to_ascii(profile, &u_label(rng)) {
+                    break text;
+                }
+            };
+            if rng.random_bool(0.5) {
+                // Its ASCII mutations only: this label is code points.
+                let mutated = mutate(rng, label.clone());
+                if mutated.is_ascii() {
+                    label = mutated;
+                }
+            }
+            if rng.random_bool(0.5) {
+                for b in &mut label {
+                    if rng.random_bool(0.5) {
+                        b.make_ascii_uppercase();
+                    }
+                }
+            }
+            label
+        }
+    }
+}
+
+/// A label in one of RFC 5893 section 2's six conditions, met or broken
+/// by one code point: Hebrew letters (R) and points (NSM), Arabic letters
+/// (AL) and Arabic-Indic digits (AN), European digits (EN), the hyphen
+/// (ES) and Latin letters (L). A label with an R, AL or AN code point makes
+/// its name a Bidi domain name, so the rule applies to a single label; the
+/// sixth condition, an LTR label's end, needs an RTL label beside it
+/// (the domain codec's questions), so here it is met only.
+fn bidi_label(rng: &mut ChaCha8Rng) -> Vec<u32> {
+    const R: &[u32] = &[0x05D0, 0x05D1, 0x05D2, 0x05E9];
+    const AL: &[u32] = &[0x0628, 0x062A, 0x0633, 0x0645];
+    const AN: &[u32] = &[0x0660, 0x0661, 0x0665];
+    const NSM: u32 = 0x05B0;
+    let mut pick = |set: &[u32]| set[rng.random_range(0..set.len())];
+    let (r1, r2, al, an) = (pick(R), pick(R), pick(AL), pick(AN));
+    let en = u32::from(b'1');
+    match rng.random_range(0..12) {
+        // Conditions 1 to 4 met: R and AL labels, with EN or AN, an NSM
+        // at the end, a hyphen inside.
+        0 => vec![r1, r2],
+        1 => vec![r1, en, r2, en],
+        2 => vec![al, an, al],
+        3 => vec![r1, r2, NSM],
+        4 => vec![r1, u32::from(b'-'), r2],
+        // Conditions 5 and 6 met: an LTR label with EN, alone.
+        5 => vec![0x61, en, 0x62],
+        // 1 broken: a digit first.
+        6 => vec![en, r1, r2],
+        // 2 broken: an L code point in an RTL label.
+        7 => vec![r1, 0x61, r2],
+        // 3 broken: an RTL label that ends with ES.
+        8 => vec![r1, r2, u32::from(b'-')],
+        // 4 broken: EN and AN together.
+        9 => vec![al, en, an],
+        // 5 broken: an R or AN code point in an LTR label.
+        10 => vec![0x61, r1],
+        _ => vec![0x61, an],
+    }
+}
+
 /// A question to encode: a valid U-label, or one broken by one code point
 /// or by its shape (the ACE prefix, hyphens at the third and fourth
-/// positions or at an end), or a label with a joiner in a context that
-/// meets or breaks its rule.
-pub fn encode_request(rng: &mut ChaCha8Rng) -> Request {
+/// positions or at an end), a label with a joiner in a context that meets
+/// or breaks its rule, a label at one of the Bidi rule's conditions, or a
+/// label of ASCII only ([`ascii_label`], A-labels of `profile`'s
+/// reference among them).
+pub fn encode_request(rng: &mut ChaCha8Rng, profile: LabelProfile) -> Request {
     let mut code_points = u_label(rng);
-    match rng.random_range(0..10) {
+    match rng.random_range(0..14) {
         0..=5 => {}
+        10 => code_points = bidi_label(rng),
+        11..=13 => {
+            code_points = ascii_label(rng, profile)
+                .into_iter()
+                .map(u32::from)
+                .collect()
+        }
         6 | 7 if rng.random_ratio(1, 3) => code_points = joiner_label(rng),
         6 | 7 => {
             let at = rng.random_range(0..=code_points.len());
@@ -269,5 +394,65 @@ mod tests {
             }
         }
         assert!(accepted > 400 && refused > 400, "{accepted} {refused}");
+    }
+
+    /// Bidi labels meet each of RFC 5893 section 2's conditions 1 to 5 and
+    /// break each of them, as the reference judges them under every rule
+    /// set that applies the Bidi rule.
+    #[test]
+    fn bidi_labels_meet_and_break_each_condition() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut broken = std::collections::BTreeSet::new();
+        let mut kept = 0;
+        for _ in 0..600 {
+            let cps = bidi_label(&mut rng);
+            let mut profile = LabelProfile::DEFAULT;
+            profile.switches.check_hyphens = false;
+            match label::to_ascii(profile, &cps) {
+                Ok(_) => kept += 1,
+                Err(LabelError::Bidi(condition)) => {
+                    broken.insert(condition);
+                }
+                Err(e) => panic!("{cps:X?}: {e}"),
+            }
+        }
+        assert_eq!(broken, (1..=5).collect(), "{broken:?}");
+        assert!(kept > 200, "{kept}");
+    }
+
+    /// ASCII labels reach what each switch decides (UseSTD3ASCIIRules,
+    /// CheckHyphens), are lowercased, and hold `xn--` labels in any case
+    /// that the reference decodes (an A-label of a valid U-label) and
+    /// refuses (mutated).
+    #[test]
+    fn ascii_labels_reach_each_switch_and_a_labels_in_any_case() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut rules = std::collections::BTreeSet::new();
+        let (mut upper, mut a_labels, mut a_labels_refused) = (0, 0, 0);
+        for _ in 0..1000 {
+            let text = ascii_label(&mut rng, LabelProfile::DEFAULT);
+            assert!(text.is_ascii() && !text.is_empty(), "{text:?}");
+            let cps: Vec<u32> = text.iter().map(|&b| u32::from(b)).collect();
+            let answer = label::to_ascii(LabelProfile::DEFAULT, &cps);
+            let prefixed = label::has_ace_prefix(&text);
+            match &answer {
+                Ok(ascii) => {
+                    assert_eq!(ascii, &text.to_ascii_lowercase(), "{text:?}");
+                    upper += usize::from(text.iter().any(u8::is_ascii_uppercase));
+                    a_labels += usize::from(prefixed);
+                }
+                Err(e) => {
+                    rules.insert(e.rule());
+                    a_labels_refused += usize::from(prefixed);
+                }
+            }
+        }
+        for rule in ["not-ldh", "hyphen-at-end", "hyphens-3-4"] {
+            assert!(rules.contains(rule), "{rule} in {rules:?}");
+        }
+        assert!(
+            upper > 100 && a_labels > 100 && a_labels_refused > 30,
+            "{upper} {a_labels} {a_labels_refused}"
+        );
     }
 }

@@ -13,7 +13,9 @@
 //! A-label.
 //!
 //! ToASCII of a U-label (sections 5.4 and 5.5, and RFC 5890 section 2.3.1:
-//! a label is at most 63 octets, with VerifyDnsLength). IDNA2008 maps
+//! a label is at most 63 octets, with VerifyDnsLength); of an ASCII label,
+//! as lookup takes it: an A-label checked as ToUnicode checks it and given
+//! back lowercased, an LDH label as it is ([`lookup_label`]). IDNA2008 maps
 //! nothing: an uppercase letter, a full-width form or anything else
 //! DISALLOWED is refused, not folded (section 5.2 leaves mapping to a
 //! layer above, such as UTS #46).
@@ -173,13 +175,67 @@ pub(crate) fn a_label(
     Ok(code_points)
 }
 
-/// ToASCII of a U-label: RFC 5891 sections 5.4 and 5.5.
+/// ToASCII of a label as lookup takes it ([`lookup_label`]), the Bidi
+/// rule on the label alone.
 pub fn to_ascii(switches: Switches, label: &[u32]) -> Result<Vec<u8>, LabelError> {
     let chars = label
         .iter()
         .map(|&cp| char::from_u32(cp).ok_or(LabelError::NotScalar(cp)))
         .collect::<Result<Vec<char>, _>>()?;
-    u_label(switches, &chars, true)
+    if chars.is_empty() {
+        return Err(LabelError::Empty);
+    }
+    lookup_label(switches, &chars, true).map(|(ascii, _)| ascii)
+}
+
+/// One label as lookup takes it, in both forms: its ASCII form and its
+/// Unicode form. A non-ASCII label must be a U-label (sections 5.4 and
+/// 5.5); an ASCII label that begins with `xn--` in any case must be an
+/// A-label (section 5.3), and is given back lowercased; another ASCII label
+/// is an LDH label (RFC 5890 section 2.3.1), which IDNA2008 leaves as it
+/// is (its case too: DNS compares ASCII case-blind, RFC 4343), with
+/// CheckHyphens refused for a hyphen-minus first, last, or in both the
+/// third and fourth positions, and with UseSTD3ASCIIRules for anything but
+/// letters, digits and hyphen-minus. The Bidi rule on the label alone when
+/// `bidi` is set (a label of a longer name leaves it to the caller). An
+/// empty label is the caller's.
+pub(crate) fn lookup_label(
+    switches: Switches,
+    label: &[char],
+    bidi: bool,
+) -> Result<(Vec<u8>, Vec<char>), LabelError> {
+    if !label.iter().all(char::is_ascii) {
+        let ascii = u_label(switches, label, bidi)?;
+        return Ok((ascii, label.to_vec()));
+    }
+    let ascii: Vec<u8> = label.iter().map(|&c| c as u8).collect();
+    if super::has_ace_prefix(&ascii) {
+        let lowered = ascii.to_ascii_lowercase();
+        let code_points = a_label(switches, &lowered, bidi)?;
+        return Ok((
+            lowered,
+            code_points.into_iter().filter_map(char::from_u32).collect(),
+        ));
+    }
+    if switches.use_std3_ascii_rules
+        && let Some(&c) = ascii
+            .iter()
+            .find(|c| !c.is_ascii_alphanumeric() && **c != b'-')
+    {
+        return Err(LabelError::NotLdh(u32::from(c)));
+    }
+    if switches.check_hyphens {
+        if ascii.get(2) == Some(&b'-') && ascii.get(3) == Some(&b'-') {
+            return Err(LabelError::HyphensAt3And4);
+        }
+        if ascii.first() == Some(&b'-') || ascii.last() == Some(&b'-') {
+            return Err(LabelError::HyphenAtEnd);
+        }
+    }
+    if switches.verify_dns_length && ascii.len() > MAX_LABEL_OCTETS {
+        return Err(LabelError::DnsLength(ascii.len()));
+    }
+    Ok((ascii, label.to_vec()))
 }
 
 /// Sections 5.4 and 5.5 for a U-label: the A-label. The Bidi rule on the

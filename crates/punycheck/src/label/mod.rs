@@ -585,8 +585,10 @@ impl LabelError {
                 | LabelError::Disallowed(_)
                 | LabelError::Status(_)
                 | LabelError::FullStop
-                | LabelError::Prohibited(_)
-                | LabelError::NotLdh(_) => "RFC 5891 section 5.4 and RFC 5892 section 3",
+                | LabelError::Prohibited(_) => "RFC 5891 section 5.4 and RFC 5892 section 3",
+                LabelError::NotLdh(_) => {
+                    "RFC 5890 section 2.3.1, an LDH label, with UseSTD3ASCIIRules"
+                }
                 LabelError::HyphenAtEnd | LabelError::BeginsWithAcePrefix => {
                     "RFC 5891 section 4.2.3.1 and RFC 5890 section 2.3.1, with CheckHyphens"
                 }

@@ -47,13 +47,23 @@ fn accepts_despite(
 }
 
 /// Whether libidn2's lookup takes `request` for an A-label only as
-/// written: a decode question whose ACE prefix is not in lowercase, or
-/// whose Punycode holds an uppercase letter.
+/// written: a label, to decode or (ASCII) to encode, whose ACE prefix is
+/// not in lowercase, or whose Punycode holds an uppercase letter.
 fn cased_a_label(request: &Request) -> bool {
-    let Request::Decode(bytes) = request else {
-        return false;
+    let bytes: Vec<u8> = match request {
+        Request::Decode(bytes) => bytes.clone(),
+        Request::Encode { code_points, .. } => {
+            match code_points
+                .iter()
+                .map(|&cp| u8::try_from(cp).ok().filter(u8::is_ascii))
+                .collect()
+            {
+                Some(ascii) => ascii,
+                None => return false,
+            }
+        }
     };
-    label::has_ace_prefix(bytes)
+    label::has_ace_prefix(&bytes)
         && (!bytes.starts_with(b"xn--") || bytes.iter().any(u8::is_ascii_uppercase))
 }
 
@@ -73,6 +83,32 @@ pub const DEVIATIONS: &[Deviation] = &[
             accepts_despite(request, reference, got, |rule| {
                 matches!(rule, LabelError::ContextO(_))
             })
+        },
+    },
+    Deviation {
+        id: "bidi-en-and-an",
+        reason: "BUG: libidn2 2.3.3's _idn2_bidi (lib/bidi.c 91-117, the same on its master branch) checks an RTL label's code points and its end but never RFC 5893 section 2 condition 4, so an RTL label with both EN and AN (U+05D0 1 U+0660) passes",
+        explains: |request, reference, got| {
+            accepts_despite(request, reference, got, |rule| {
+                matches!(rule, LabelError::Bidi(4))
+            })
+        },
+    },
+    Deviation {
+        id: "ldh-on-lookup",
+        reason: "libidn2's lookup copies an ASCII label that does not begin with xn-- out as it is (lib/lookup.c 139-182, the memcpy at 179) with none of its label tests: IDNA2008 converts U-labels and A-labels and leaves an LDH label to the DNS (RFC 5890 section 2.3.1); the reference refuses a hyphen-minus in the third and fourth positions with CheckHyphens, and a code point other than a letter, digit or hyphen-minus with UseSTD3ASCIIRules",
+        explains: |request, reference, got| {
+            let Request::Encode { code_points, .. } = request else {
+                return false;
+            };
+            let ascii: Option<Vec<u8>> = code_points
+                .iter()
+                .map(|&cp| u8::try_from(cp).ok().filter(u8::is_ascii))
+                .collect();
+            ascii.is_some_and(|ascii| !label::has_ace_prefix(&ascii))
+                && accepts_despite(request, reference, got, |rule| {
+                    matches!(rule, LabelError::NotLdh(_) | LabelError::HyphensAt3And4)
+                })
         },
     },
     Deviation {
