@@ -49,8 +49,8 @@ const PLAUSIBLE: f64 = 20.0;
 /// How many times slower than the reference machine this one runs the
 /// workload now (below 1: faster); 1 when it cannot be measured. A
 /// virtual machine's speed moves by half and more within seconds (its
-/// neighbours on the host, the host's clock), so the probe takes it
-/// beside each answer it times, not once.
+/// neighbours on the host, the host's clock), so the probe takes it as
+/// each family starts and after each long answer, not once.
 pub fn factor() -> f64 {
     let fastest = (0..RUNS).map(|_| workload()).min().unwrap_or_default();
     let factor = fastest.as_secs_f64() / NOMINAL.as_secs_f64();

@@ -760,6 +760,9 @@ pub fn measure_up_to(
         end: End::Max,
     };
     let half = settings.budget.as_secs_f64() / 2.0;
+    // The machine's speed, taken as the family starts and again after
+    // each answer long enough to decide the verdict ([`measure_point`]).
+    let mut factor = calibration::factor();
     let mut last_request = None;
     let mut n = FIRST_SIZE;
     while n <= most {
@@ -782,7 +785,7 @@ pub fn measure_up_to(
             series.end = End::DeclaredLimit;
             break;
         }
-        let Some(point) = measure_point(engine, &request, size, n, settings) else {
+        let Some(point) = measure_point(engine, &request, size, n, settings, &mut factor) else {
             series.end = End::OutOfTime;
             break;
         };
@@ -798,7 +801,7 @@ pub fn measure_up_to(
         // Long: asked again, the smaller kept (a load spike, a collection
         // or a compilation is not the algorithm).
         let point = if long && !point.cut {
-            match measure_point(engine, &request, size, n, settings) {
+            match measure_point(engine, &request, size, n, settings, &mut factor) {
                 Some(Ok(again)) if again.seconds < point.seconds => again,
                 _ => point,
             }
@@ -842,19 +845,24 @@ pub fn measure_up_to(
 
 /// One size measured: `None` when the probe's time ran out, `Err` when
 /// the implementation refused the question (and its reference does not).
+/// `factor` is the machine's speed last taken ([`calibration::factor`]):
+/// an answer long enough to decide the verdict ([`REPEAT_BELOW`] or more)
+/// takes it again after, and is scaled by the mean of the two (the speed
+/// may have moved meanwhile); a shorter one is scaled by it as it is,
+/// which keeps the workload off every fast answer.
 fn measure_point(
     engine: &dyn Engine,
     request: &Request,
     size: usize,
     code_points: usize,
     settings: &Settings,
+    factor: &mut f64,
 ) -> Option<Result<Point, ()>> {
-    // The machine's speed is taken before the answer, and after it when
-    // it took long enough for the speed to have moved meanwhile.
-    let before = calibration::factor();
-    let point = |spent: Spent, cut| {
+    let before = *factor;
+    let mut point = |spent: Spent, cut| {
         let factor = if spent.cpu >= REPEAT_BELOW {
-            (before + calibration::factor()) / 2.0
+            *factor = calibration::factor();
+            (before + *factor) / 2.0
         } else {
             before
         };
