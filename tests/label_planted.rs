@@ -6,7 +6,10 @@
 
 mod common;
 
-use common::{BIN, assert_first_reproducer_exits_1, punycheck, python, run_first_reproducer};
+use common::{
+    BIN, assert_every_reproducer_exits_1, assert_first_reproducer_exits_1, punycheck, python,
+    run_first_reproducer,
+};
 
 const PLANTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/impls/planted_label.py");
 
@@ -160,28 +163,6 @@ fn causes_of(report: &str) -> Vec<&str> {
         .collect()
 }
 
-/// Every reproducer of `report` exits 1.
-fn assert_every_reproducer_exits_1(what: &str, report: &str) {
-    let repros: Vec<&str> = report
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("reproduce: punycheck "))
-        .collect();
-    assert!(!repros.is_empty(), "{what}: no reproducer:\n{report}");
-    for repro in repros {
-        let words = shell_words::split(repro).expect("a shell command");
-        let again = std::process::Command::new(BIN)
-            .args(&words)
-            .output()
-            .unwrap();
-        assert_eq!(
-            again.status.code(),
-            Some(1),
-            "{what}: {repro} does not reproduce:\n{}",
-            String::from_utf8_lossy(&again.stdout)
-        );
-    }
-}
-
 /// The label generator asks what Erlang's idna 6.1.1 gets wrong beyond
 /// its ZWNJ rule, and a Bidi condition left unchecked: each planted, a
 /// label check of 1,500 questions reports it, and every reproducer exits 1.
@@ -211,7 +192,7 @@ fn ascii_labels_the_std3_switch_and_each_bidi_condition_are_asked() {
         "{causes:#?}"
     );
     assert!(causes.iter().all(|c| c.contains("encode: ")), "{causes:#?}");
-    assert_every_reproducer_exits_1("ascii-unchecked", &report);
+    assert!(assert_every_reproducer_exits_1("ascii-unchecked", &report) > 0);
 
     let (status, report) = check_label(
         &spec("std3-inverted", " --std3-rules false"),
@@ -226,7 +207,7 @@ fn ascii_labels_the_std3_switch_and_each_bidi_condition_are_asked() {
         causes[0].contains("encode: rejects what the reference accepts"),
         "{causes:#?}"
     );
-    assert_every_reproducer_exits_1("std3-inverted", &report);
+    assert!(assert_every_reproducer_exits_1("std3-inverted", &report) > 0);
     // With the switch on, the plant refuses what the reference refuses.
     let (status, report) = check_label(&spec("std3-inverted", ""), "1500", "60", &[]);
     assert_eq!(status, Some(0), "{report}");
@@ -239,7 +220,7 @@ fn ascii_labels_the_std3_switch_and_each_bidi_condition_are_asked() {
         causes[0].contains("encode: accepts what the reference rejects (reference: refused (bidi)"),
         "{causes:#?}"
     );
-    assert_every_reproducer_exits_1("bidi-digits", &report);
+    assert!(assert_every_reproducer_exits_1("bidi-digits", &report) > 0);
 }
 
 /// A long label refused only after a quadratic wait (CPython's

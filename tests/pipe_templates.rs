@@ -4,11 +4,12 @@
 //! reports about the implementation behind it has a reproducer that
 //! reproduces.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
-/// The binary under test.
-const BIN: &str = env!("CARGO_BIN_EXE_punycheck");
+use common::BIN;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -84,23 +85,6 @@ fn each_template_speaks_the_protocol_and_its_findings_reproduce() {
                 "{spec} was found {kind}: {report}"
             );
         }
-        let reproducers: Vec<&str> = report
-            .lines()
-            .filter_map(|l| l.trim().strip_prefix("reproduce: punycheck "))
-            .collect();
-        for repro in reproducers {
-            let words = shell_words::split(repro).unwrap();
-            let again = Command::new(BIN)
-                .current_dir(root())
-                .args(&words)
-                .output()
-                .unwrap();
-            assert_eq!(
-                again.status.code(),
-                Some(1),
-                "{spec}: `punycheck {repro}` does not reproduce:\n{}",
-                String::from_utf8_lossy(&again.stdout)
-            );
-        }
+        common::assert_every_reproducer_exits_1(&spec, &report);
     }
 }

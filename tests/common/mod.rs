@@ -47,6 +47,34 @@ pub fn assert_first_reproducer_exits_1(what: &str, report: &str) {
     );
 }
 
+/// Runs every `reproduce: punycheck ...` command of a report from the
+/// project's root, as a user would paste it into a shell there, and
+/// asserts that each exits 1: it reproduces. `what` names the check that
+/// made the report. Says how many there were.
+pub fn assert_every_reproducer_exits_1(what: &str, report: &str) -> usize {
+    let reproducers: Vec<&str> = report
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("reproduce: punycheck "))
+        .collect();
+    for repro in &reproducers {
+        let words = shell_words::split(repro).unwrap_or_else(|e| {
+            panic!("{what}: the reproducer is not a shell command ({e}): {repro}")
+        });
+        let again = Command::new(BIN)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(&words)
+            .output()
+            .expect("punycheck runs");
+        assert_eq!(
+            again.status.code(),
+            Some(1),
+            "{what}: `punycheck {repro}` does not reproduce:\n{}",
+            String::from_utf8_lossy(&again.stdout)
+        );
+    }
+    reproducers.len()
+}
+
 /// The Python interpreter that `python3` names, as its own path, followed
 /// by `-S`: for the test programs under `tests/impls/`, which need only the
 /// standard library. A version manager's `python3` is a shell script that

@@ -134,7 +134,7 @@ impl NearBudget {
                 direction: series.direction.name().to_string(),
                 family: series.family.name().to_string(),
                 // To the hundredth, as a reader takes it.
-                seconds: (series.at_limit().unwrap_or_default() * 100.0).round() / 100.0,
+                seconds: (series.reference_at_limit().unwrap_or_default() * 100.0).round() / 100.0,
                 note: String::new(),
             }
         })
@@ -148,7 +148,7 @@ impl NearBudget {
         self.direction == series.direction.name()
             && self.family == series.family.name()
             && series
-                .at_limit()
+                .reference_at_limit()
                 .is_some_and(|s| s <= cost::MARGIN * self.seconds)
     }
 }

@@ -1,8 +1,9 @@
-//! The machine's speed, so that the cost probe's seconds are the same on
+//! The machine's speed, so that the cost probe's verdict is the same on
 //! every machine: the budget (`--cost-budget`) is CPU time on the machine
-//! punycheck's margins were set on, and each CPU time the probe measures is
-//! scaled by how much slower or faster this machine runs a fixed workload
-//! at that moment.
+//! punycheck's margins were set on, and it is scaled into this machine's
+//! seconds by how much slower or faster this machine runs a fixed workload
+//! while a family is measured ([`super::cost::Series::budget_here`]); the
+//! times measured, and the growth read from them, are left as they are.
 //!
 //! The workload is RFC 3492's own encoder, the C reference of Appendix C,
 //! compiled at `-O2` whatever the profile of the build (`build.rs`), so

@@ -198,8 +198,7 @@ pub struct Point {
     /// these, both ways).
     pub code_points: usize,
     /// CPU seconds the answer took ([`crate::engines::spent`]; the median
-    /// of several for a fast one), as the reference machine would have
-    /// spent them: divided by [`Point::factor`].
+    /// of several for a fast one), as measured on this machine.
     pub seconds: f64,
     /// Peak resident memory of the answering process during the answer,
     /// in bytes, where it can be read.
@@ -402,6 +401,28 @@ impl Series {
         Some(constant + net * growth.powf(doublings))
     }
 
+    /// How many times slower than the reference machine this one ran
+    /// while the family was measured: the median of its sizes' factors
+    /// ([`calibration::factor`]); 1 with nothing measured.
+    pub fn factor(&self) -> f64 {
+        let mut factors: Vec<f64> = self.points.iter().map(|p| p.factor).collect();
+        factors.sort_by(f64::total_cmp);
+        factors.get(factors.len() / 2).copied().unwrap_or(1.0)
+    }
+
+    /// `budget` (the reference machine's) in this machine's CPU seconds,
+    /// as it ran while the family was measured ([`Series::factor`]).
+    pub fn budget_here(&self, budget: Duration) -> f64 {
+        budget.as_secs_f64() * self.factor()
+    }
+
+    /// The time at the limit as the reference machine would spend it
+    /// ([`Series::at_limit`] over [`Series::factor`]): what a baseline
+    /// records, comparable across machines.
+    pub fn reference_at_limit(&self) -> Option<f64> {
+        self.at_limit().map(|s| s / self.factor())
+    }
+
     /// Whether it grows faster than linear ([`SUPERLINEAR`]).
     pub fn superlinear(&self) -> bool {
         self.growth().is_some_and(|g| g >= SUPERLINEAR)
@@ -413,17 +434,19 @@ impl Series {
     /// budget, measured there or extrapolated from an answer of at least
     /// [`DECIDING_FROM`] seconds; [`Verdict::Within`]
     /// when that time is at most the budget divided by [`MARGIN`];
-    /// [`Verdict::Near`] otherwise. CPU time scaled to the reference
-    /// machine ([`super::calibration`]), the margin and a growth read over
-    /// several sizes keep it the same on a busy machine and a quiet one, a
-    /// faster one and a slower one; what is left (an implementation whose
-    /// own time moves by half from run to run, at the margin) a baseline
-    /// absorbs ([`super::baseline::NearBudget`]).
+    /// [`Verdict::Near`] otherwise. CPU time, a budget taken in this
+    /// machine's seconds ([`Series::budget_here`], [`super::calibration`]),
+    /// the margin and a growth read over several sizes (of the times as
+    /// measured, which the machine's speed does not bend) keep it the same
+    /// on a busy machine and a quiet one, a faster one and a slower one;
+    /// what is left (an implementation whose own time moves by half from
+    /// run to run, at the margin) a baseline absorbs
+    /// ([`super::baseline::NearBudget`]).
     pub fn verdict(&self, budget: Duration) -> Verdict {
         let Some(at_limit) = self.at_limit() else {
             return Verdict::Within;
         };
-        let budget = budget.as_secs_f64();
+        let budget = self.budget_here(budget);
         let superlinear = self.superlinear();
         // Extrapolated from answers too short to trust their growth that
         // far, it is no more than near.
@@ -442,9 +465,10 @@ impl Series {
 
     /// The largest size measured within the budget.
     pub fn largest_within(&self, budget: Duration) -> Option<usize> {
+        let budget = self.budget_here(budget);
         self.points
             .iter()
-            .filter(|p| !p.cut && p.seconds <= budget.as_secs_f64())
+            .filter(|p| !p.cut && p.seconds <= budget)
             .map(|p| p.size)
             .next_back()
     }
@@ -455,7 +479,7 @@ impl Series {
         let last = &self.points[self.deciding()?];
         let constant = self.constant();
         let net = last.seconds - constant;
-        let room = budget.as_secs_f64() - constant;
+        let room = self.budget_here(budget) - constant;
         if room <= 0.0 {
             return None;
         }
@@ -579,7 +603,7 @@ impl Slow {
             .map(|&(name, s)| format!("{name} {}", seconds_text(s)))
             .collect();
         format!(
-            "{} of the {} family, CPU time by {} (growth per doubling of the code points): {}{growth}; at its limit of {} {}, {} (the budget is {} s; slow from {} times it); largest size within the budget: {within}; on the largest input asked: {}",
+            "{} of the {} family, CPU time by {} (growth per doubling of the code points): {}{growth}; at its limit of {} {}, {} (the budget is {} s, {} on this machine; slow from {} times it); largest size within the budget: {within}; on the largest input asked: {}",
             series.direction.name(),
             series.family.name(),
             unit(series.direction),
@@ -590,6 +614,7 @@ impl Slow {
                 .at_limit()
                 .map_or("unknown".into(), |s| format!("about {}", seconds_text(s))),
             budget.as_secs_f64(),
+            seconds_text(series.budget_here(budget)),
             MARGIN,
             yardsticks.join(", ")
         )
@@ -869,7 +894,7 @@ fn measure_point(
         Point {
             size,
             code_points,
-            seconds: spent.cpu.as_secs_f64() / factor,
+            seconds: spent.cpu.as_secs_f64(),
             peak_memory: spent.peak_memory,
             cut,
             factor,
@@ -927,10 +952,8 @@ pub fn yardsticks(codec: Codec, request: &Request) -> Vec<(&'static str, f64)> {
     refs.into_iter()
         .filter(|(name, _)| *name != "rfc-c" || len <= RFC_C_YARDSTICK_MAX)
         .map(|(name, engine)| {
-            let factor = calibration::factor();
             let (_, spent) = spent::measure(|| ask(engine, request));
-            let cpu = median_time(engine, request, spent.cpu);
-            (name, cpu.as_secs_f64() / factor)
+            (name, median_time(engine, request, spent.cpu).as_secs_f64())
         })
         .collect()
 }

@@ -63,9 +63,7 @@ impl CheckReport {
         if let Some(cost) = &self.cost {
             let speed = cost
                 .machine_factor()
-                .map(|f| {
-                    format!("; CPU time scaled to the reference machine: this one ran x{f:.2}")
-                })
+                .map(|f| format!("; the budget is the reference machine's: this one ran x{f:.2}"))
                 .unwrap_or_default();
             let _ = writeln!(
                 out,
