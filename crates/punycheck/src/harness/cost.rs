@@ -30,6 +30,10 @@
 //!   clock, which a busy machine stretches. Wall-clock time only guards
 //!   against a hang ([`hang_guard`]); a question it cuts counts with the
 //!   CPU time spent until then, a lower bound.
+//! - The budget is the reference machine's CPU time, taken into this
+//!   machine's seconds by how fast it runs a fixed workload while the
+//!   family is measured ([`super::calibration`], [`Series::budget_here`]);
+//!   the times, and the growth read from them, stay as measured.
 //! - The verdict is by growth with a margin ([`Series::verdict`]): a family
 //!   is slow when it grows faster than linear and its time at its limit,
 //!   measured or extrapolated, is at least [`MARGIN`] times the budget; at
@@ -872,9 +876,9 @@ pub fn measure_up_to(
 /// the implementation refused the question (and its reference does not).
 /// `factor` is the machine's speed last taken ([`calibration::factor`]):
 /// an answer long enough to decide the verdict ([`REPEAT_BELOW`] or more)
-/// takes it again after, and is scaled by the mean of the two (the speed
-/// may have moved meanwhile); a shorter one is scaled by it as it is,
-/// which keeps the workload off every fast answer.
+/// takes it again after, and records the mean of the two as its factor
+/// (the speed may have moved meanwhile); a shorter one records it as it
+/// is, which keeps the workload off every fast answer.
 fn measure_point(
     engine: &dyn Engine,
     request: &Request,
