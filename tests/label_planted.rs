@@ -104,12 +104,7 @@ fn each_advisory_is_reported_with_its_rule_and_a_reproducer_that_reproduces() {
     for (bug, key) in plants {
         let (status, report) = check(bug, &[]);
         assert_eq!(status, Some(1), "{bug}:\n{report}");
-        let causes: Vec<&str> = report
-            .lines()
-            .filter(|l| {
-                l.trim_start().starts_with(|c: char| c.is_ascii_digit()) && l.contains(": ")
-            })
-            .collect();
+        let causes = causes_of(&report);
         assert_eq!(
             causes.len(),
             1,
@@ -136,10 +131,7 @@ fn an_inverted_zwnj_rule_is_reported_both_ways() {
     let spec = format!("pipe:{} {PLANTED} {BIN} --bug zwnj-context", python());
     let (status, report) = check_label(&spec, "1500", "60", &[]);
     assert_eq!(status, Some(1), "{report}");
-    let causes: Vec<&str> = report
-        .lines()
-        .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()) && l.contains(": "))
-        .collect();
+    let causes = causes_of(&report);
     assert_eq!(causes.len(), 2, "{causes:#?}\n{report}");
     assert!(
         causes.iter().any(|c| c

@@ -250,21 +250,7 @@ fn a_library_that_hangs_or_aborts_is_a_finding_and_the_run_goes_on() {
         report.contains("generated: 300 questions, 300 identical"),
         "{report}"
     );
-    for cause in report.split("reproduce: ").skip(1) {
-        let line = cause.lines().next().expect("a reproducer line");
-        let words = shell_words::split(line.strip_prefix("punycheck ").expect("punycheck"))
-            .expect("a shell command");
-        let again = Command::new(BIN)
-            .args(&words)
-            .output()
-            .expect("punycheck runs");
-        assert_eq!(
-            again.status.code(),
-            Some(1),
-            "{line}: {}",
-            text(&again.stdout)
-        );
-    }
+    common::assert_every_reproducer_exits_1("so:", &report);
 }
 
 #[test]

@@ -215,6 +215,14 @@ pub struct Point {
     pub factor: f64,
 }
 
+/// The median of the `points`' machine factors ([`Point::factor`]);
+/// `None` with none.
+pub fn median_factor<'a>(points: impl IntoIterator<Item = &'a Point>) -> Option<f64> {
+    let mut factors: Vec<f64> = points.into_iter().map(|p| p.factor).collect();
+    factors.sort_by(f64::total_cmp);
+    factors.get(factors.len() / 2).copied()
+}
+
 /// Why a series stopped before `--cost-max`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum End {
@@ -409,9 +417,7 @@ impl Series {
     /// while the family was measured: the median of its sizes' factors
     /// ([`calibration::factor`]); 1 with nothing measured.
     pub fn factor(&self) -> f64 {
-        let mut factors: Vec<f64> = self.points.iter().map(|p| p.factor).collect();
-        factors.sort_by(f64::total_cmp);
-        factors.get(factors.len() / 2).copied().unwrap_or(1.0)
+        median_factor(&self.points).unwrap_or(1.0)
     }
 
     /// `budget` (the reference machine's) in this machine's CPU seconds,

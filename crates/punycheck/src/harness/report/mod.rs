@@ -135,13 +135,7 @@ impl CostReport {
     /// while the probe timed its answers (the median of its sizes'
     /// factors, [`super::calibration`]); `None` with nothing measured.
     pub fn machine_factor(&self) -> Option<f64> {
-        let mut factors: Vec<f64> = self
-            .series
-            .iter()
-            .flat_map(|s| s.points.iter().map(|p| p.factor))
-            .collect();
-        factors.sort_by(f64::total_cmp);
-        factors.get(factors.len() / 2).copied()
+        cost::median_factor(self.series.iter().flat_map(|s| &s.points))
     }
 }
 
