@@ -136,6 +136,15 @@ pub enum DomainError {
     /// The name's ASCII form is longer than 253 octets (without the root
     /// label's dot), with VerifyDnsLength.
     NameLength(usize),
+    /// IDNA2003: Nameprep made a U+002E FULL STOP inside a label (U+2024
+    /// ONE DOT LEADER, U+FE52 SMALL FULL STOP, U+2488 DIGIT ONE FULL
+    /// STOP...), so its ToASCII would be two labels, not one.
+    SeparatorByNameprep {
+        /// Its place in the name.
+        index: usize,
+        /// Its text, as given.
+        text: String,
+    },
     /// A label with no right-to-left code point of its own, in a Bidi
     /// domain name, breaks the numbered condition of RFC 5893 section 2.
     BidiAcrossLabels {
@@ -203,6 +212,12 @@ impl fmt::Display for DomainError {
                 f,
                 "the name is {octets} octets long in ASCII, where the DNS takes 1 to 253"
             ),
+            DomainError::SeparatorByNameprep { index, text } => write!(
+                f,
+                "label {} ({text:?}) becomes a full stop in Nameprep, so its ToASCII would be \
+                 more than one label",
+                index + 1
+            ),
             DomainError::BidiAcrossLabels {
                 index,
                 text,
@@ -245,6 +260,11 @@ impl DomainError {
             }
             (DomainError::BidiAcrossLabels { .. }, _) => {
                 "RFC 5893 section 2, every label of a Bidi domain name (section 1.4)"
+            }
+            (DomainError::SeparatorByNameprep { .. }, _) => {
+                "RFC 3490 section 4: ToASCII takes one label and gives an equivalent label, \
+                 and section 3.1, requirement 2: the name's dots are its separators (UTS #46 \
+                 disallows these code points for it)"
             }
             (DomainError::EmptyLabel { .. }, LabelRules::Idna2003) => {
                 "RFC 3490 section 4.1, step 8, and section 3.1 (the root label)"
@@ -291,7 +311,8 @@ impl DomainError {
 
     /// The rule, as a short stable name: a label's own rule
     /// ([`LabelError::rule`]), or `empty-label`, `name-length`,
-    /// `bidi-across-labels`.
+    /// `separator-by-nameprep`, `bidi-across-labels`, or one of the URL
+    /// Standard's host parser.
     pub fn rule(&self) -> &'static str {
         match self {
             DomainError::NotText => "not-text",
@@ -299,6 +320,7 @@ impl DomainError {
             DomainError::Label { error, .. } => error.rule(),
             DomainError::EmptyLabel { .. } => "empty-label",
             DomainError::NameLength(_) => "name-length",
+            DomainError::SeparatorByNameprep { .. } => "separator-by-nameprep",
             DomainError::BidiAcrossLabels { .. } => "bidi-across-labels",
             DomainError::EmptyHost => "empty-host",
             DomainError::ForbiddenCodePoint(_) => "forbidden-domain-code-point",
@@ -419,6 +441,14 @@ pub fn to_ascii(profile: LabelProfile, name: &[u32]) -> Result<Vec<u8>, DomainEr
                 }
                 let code_points: Vec<u32> = label.iter().map(|&c| u32::from(c)).collect();
                 match label::idna2003::to_ascii(switches, &code_points) {
+                    // A full stop Nameprep made (UseSTD3ASCIIRules, which
+                    // refuses it as non-LDH, is off).
+                    Ok(ascii) if ascii.contains(&b'.') => {
+                        return Err(DomainError::SeparatorByNameprep {
+                            index,
+                            text: label.iter().collect(),
+                        });
+                    }
                     Ok(ascii) => out.push(ascii),
                     Err(LabelError::DnsLength(0)) => {
                         return Err(DomainError::EmptyLabel { index, root: false });
@@ -710,6 +740,36 @@ mod tests {
             ascii(rules(LabelRules::Idna2003), "b\u{FC}cher\u{FF61}de").unwrap(),
             "xn--bcher-kva.de"
         );
+        // But it breaks the name before Nameprep, which makes U+002E of
+        // U+2024 ONE DOT LEADER: ToASCII of `a\u{2024}b` would be `a.b`,
+        // two labels, and of `\u{1F7F7}\u{2024}` an `xn--.-` label that the
+        // name breaks again (found by the domain_properties fuzz target).
+        // With UseSTD3ASCIIRules the dot is refused as non-LDH instead.
+        let lax = LabelProfile {
+            rules: LabelRules::Idna2003,
+            switches: Switches {
+                use_std3_ascii_rules: false,
+                ..STRICT.switches
+            },
+        };
+        for name in ["a\u{2024}b.c", "\u{1F7F7}\u{2024}.c", "x.\u{FE52}"] {
+            let index = usize::from(name.starts_with('x'));
+            assert!(
+                matches!(
+                    ascii(lax, name),
+                    Err(DomainError::SeparatorByNameprep { index: i, .. }) if i == index
+                ),
+                "{name}: {:?}",
+                ascii(lax, name)
+            );
+        }
+        assert!(matches!(
+            ascii(rules(LabelRules::Idna2003), "a\u{2024}b"),
+            Err(DomainError::Label {
+                error: LabelError::NotLdh(0x2E),
+                ..
+            })
+        ));
     }
 
     #[test]

@@ -406,6 +406,24 @@ pub fn name_inputs() -> Vec<(String, NameInput)> {
                 vec![(Ideographic, plain("de"))],
             ),
         ),
+        (
+            // IDNA2003 without UseSTD3ASCIIRules: Nameprep makes a full
+            // stop of U+2024 inside a label (domain_properties' second
+            // finding, on CI).
+            "idna2003-one-dot-leader-to-ascii",
+            name_of(
+                false,
+                profile_byte(LabelProfile {
+                    rules: LabelRules::Idna2003,
+                    switches: Switches {
+                        use_std3_ascii_rules: false,
+                        ..Switches::STRICT
+                    },
+                }),
+                plain("\u{1F7F7}\u{2024}"),
+                vec![dot(plain("7a"))],
+            ),
+        ),
     ]
     .into_iter()
     .map(|(name, input)| (name.to_string(), input))
@@ -956,6 +974,10 @@ mod tests {
         assert_eq!(refused("trailing-dot-url"), None);
         assert_eq!(refused("xn--go-.com-to-unicode"), Some("ascii-only"));
         assert_eq!(refused("127.0.0.1-ideographic-url"), None);
+        assert_eq!(
+            refused("idna2003-one-dot-leader-to-ascii"),
+            Some("separator-by-nameprep")
+        );
         for (name, input) in &inputs {
             crate::fuzz::domain::diff_idna(input).unwrap_or_else(|e| panic!("{name}: {e}"));
             #[cfg(feature = "icu")]
