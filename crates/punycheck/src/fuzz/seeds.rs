@@ -27,8 +27,8 @@
 //! [`label_input_bytes`] and [`name_input_bytes`] lay out, field by field, the bytes that `arbitrary` 1.x's derive reads back
 //! as the given input, the way libfuzzer-sys reads a target's input
 //! (`arbitrary_take_rest`). That layout is `arbitrary`'s, not a promise:
-//! the unit tests (`cargo test -p punycheck --features arbitrary --lib
-//! fuzz::seeds`, run by `.ci/run`) decode every seed with `arbitrary`
+//! the unit tests (`fuzz::seeds`, which the README's `cargo test` runs,
+//! its root's dev-dependency turning the feature on) decode every seed with `arbitrary`
 //! itself and compare, so a release that changes it fails them instead of
 //! leaving seeds that mean something else.
 //!
