@@ -20,6 +20,7 @@ use super::label::{
 use crate::domain::{self, DomainError, SEPARATORS};
 use crate::engines::{DomainReference, IdnaDomain};
 use crate::harness::compare::Request;
+use crate::label::LabelRules;
 
 /// The most code points of a name that are asked: past the 254 octets
 /// of the longest name's limit, and its labels' 64.
@@ -102,7 +103,7 @@ impl NameInput {
 /// against the domain reference, under the input's switches
 /// ([`diff_judged`]), its gate's known cause passed over ([`KNOWN_IDNA`]).
 pub fn diff_idna(input: &NameInput) -> Outcome {
-    let profile = profile_of(input.profile, false);
+    let profile = profile_of(input.profile, &[LabelRules::Uts46]);
     diff_judged(&IdnaDomain { profile }, &input.request(), KNOWN_IDNA)
 }
 
@@ -112,7 +113,7 @@ pub fn diff_idna(input: &NameInput) -> Outcome {
 /// ([`diff_judged`]).
 #[cfg(feature = "icu")]
 pub fn diff_icu(input: &NameInput) -> Outcome {
-    let profile = profile_of(input.profile, false);
+    let profile = profile_of(input.profile, &[LabelRules::Uts46]);
     diff_judged(
         &crate::engines::IcuDomain { profile },
         &input.request(),
@@ -121,16 +122,24 @@ pub fn diff_icu(input: &NameInput) -> Outcome {
 }
 
 /// Whether the domain reference refuses by a length rule only (an empty
-/// label, a label or the name too long), which ToUnicode does not have.
+/// label, a label or the name too long), which ToUnicode does not have;
+/// or, under the URL Standard's rules, by the host parser's empty host,
+/// which its "domain to Unicode" does not have either.
 fn length_only(error: &DomainError) -> bool {
-    matches!(error.rule(), "empty-label" | "name-length" | "dns-length")
+    matches!(
+        error.rule(),
+        "empty-label" | "name-length" | "dns-length" | "empty-host"
+    )
 }
 
 /// `domain_properties`: the domain reference's round trips under the
-/// input's profile, any rules, and its equivalent spellings under UTS #46
-/// ([`round_trips`]).
+/// input's profile, any rules (the URL Standard's host parser too), and
+/// its equivalent spellings under UTS #46 ([`round_trips`]). Under the
+/// URL Standard's rules ToUnicode is its "domain to Unicode", which parses
+/// no IPv4 address, so ToUnicode of the input is not compared with the
+/// round trip's (`0x7F.1` is `127.0.0.1` to the host parser).
 pub fn properties(input: &NameInput) -> Outcome {
-    let profile = profile_of(input.profile, true);
+    let profile = profile_of(input.profile, &LabelRules::EVERY);
     round_trips(
         &DomainReference { profile },
         &input.request(),
@@ -139,8 +148,8 @@ pub fn properties(input: &NameInput) -> Outcome {
             to_unicode: |bytes: &[u8]| domain::to_unicode(profile, bytes),
             length_only,
             takes_ldh: true,
-            direct: true,
-            passes_ascii: profile.rules == crate::label::LabelRules::Idna2003,
+            direct: !profile.rules.is_url(),
+            passes_ascii: profile.rules == LabelRules::Idna2003,
         },
     )
 }

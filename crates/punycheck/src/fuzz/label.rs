@@ -246,16 +246,17 @@ impl LabelShape {
 
 /// The profile a fuzz input names with one byte: its low three bits are
 /// CheckHyphens, UseSTD3ASCIIRules and VerifyDnsLength (7: all on, the
-/// default; 0: the URL Standard's), and the rules are UTS #46, IDNA2008
-/// and IDNA2003 for `(byte >> 3) % 3` equal to 0, 1 and 2 when
-/// `any_rules`, UTS #46 otherwise (the `idna` crate and ICU implement
-/// UTS #46 only).
-pub fn profile_of(byte: u8, any_rules: bool) -> LabelProfile {
-    let rules = match (any_rules, (byte >> 3) % 3) {
-        (true, 1) => LabelRules::Idna2008,
-        (true, 2) => LabelRules::Idna2003,
-        _ => LabelRules::Uts46,
-    };
+/// default; 0: the URL Standard's), and the rules are `rules[(byte >> 3) %
+/// rules.len()]`: [`LabelRules::EVERY`] for the domain reference (UTS #46,
+/// IDNA2008, IDNA2003, the URL Standard's host parser as of its ASCII
+/// fallback and before it, for 0 to 4), [`LabelRules::ALL`] for the label
+/// reference, UTS #46 alone against the `idna` crate and ICU, which
+/// implement nothing else.
+pub fn profile_of(byte: u8, rules: &[LabelRules]) -> LabelProfile {
+    let rules = rules
+        .get(usize::from(byte >> 3) % rules.len().max(1))
+        .copied()
+        .unwrap_or(LabelRules::Uts46);
     LabelProfile {
         rules,
         switches: Switches {
@@ -266,16 +267,15 @@ pub fn profile_of(byte: u8, any_rules: bool) -> LabelProfile {
     }
 }
 
-/// The byte [`profile_of`] reads as `profile` (how the seeds are written).
-/// The URL Standard's rules have none (no target asks the host parser
-/// yet): they are read as UTS #46's, on which the host parser runs.
+/// The byte [`profile_of`] reads as `profile` under [`LabelRules::EVERY`]
+/// (how the seeds are written), and under [`LabelRules::ALL`] when
+/// `profile` is a label's.
 pub fn profile_byte(profile: LabelProfile) -> u8 {
     let switches = profile.switches;
-    let rules = match profile.rules {
-        LabelRules::Uts46 | LabelRules::Url | LabelRules::UrlBeforeAsciiFallback => 0,
-        LabelRules::Idna2008 => 1,
-        LabelRules::Idna2003 => 2,
-    };
+    let rules = LabelRules::EVERY
+        .iter()
+        .position(|&r| r == profile.rules)
+        .unwrap_or(0) as u8;
     rules << 3
         | u8::from(switches.check_hyphens)
         | u8::from(switches.use_std3_ascii_rules) << 1
@@ -439,7 +439,7 @@ fn declared(engine: &dyn Engine, step: &Request) -> bool {
 /// labels, a question the `label` codec never asks (the `domain` targets
 /// ask it): skipped.
 pub fn diff_idna(input: &LabelInput) -> Outcome {
-    let profile = profile_of(input.profile, false);
+    let profile = profile_of(input.profile, &[LabelRules::Uts46]);
     let request = input.request();
     let codec = Codec::Label(profile);
     if crate::domain::refusal(codec, &request).is_some_and(|r| r.rule() == "full-stop") {
@@ -688,7 +688,7 @@ where
 /// `label_roundtrip`: the label reference's round trips under the
 /// input's profile, any rules ([`round_trips`]).
 pub fn roundtrip(input: &LabelInput) -> Outcome {
-    let profile = profile_of(input.profile, true);
+    let profile = profile_of(input.profile, &LabelRules::ALL);
     let uts46 = profile.rules == LabelRules::Uts46;
     round_trips(
         &LabelReference { profile },
@@ -715,7 +715,7 @@ mod tests {
     /// CheckHyphens on, criterion 2 refuses it on both sides.
     #[test]
     fn the_known_idna_cause_is_passed_over_and_only_it() {
-        let url = profile_of(0, false);
+        let url = profile_of(0, &[LabelRules::Uts46]);
         let text = b"xn--xn--xn---8sb".to_vec();
         let questions = [
             Request::Decode(text.clone()),
@@ -745,19 +745,29 @@ mod tests {
             );
             diff_judged(engine, request, KNOWN_IDNA).unwrap();
         }
-        let strict = profile_of(7, false);
+        let strict = profile_of(7, &[LabelRules::Uts46]);
         diff_judged(&IdnaLabel { profile: strict }, &questions[0], &[]).unwrap();
     }
 
     #[test]
     fn profiles_read_back_from_their_byte() {
-        for rules in LabelRules::ALL {
+        for rules in LabelRules::EVERY {
             for bits in 0..8 {
-                let profile = profile_of(bits, true);
-                let profile = LabelProfile { rules, ..profile };
-                assert_eq!(profile_of(profile_byte(profile), true), profile);
+                let profile = LabelProfile {
+                    rules,
+                    ..profile_of(bits, &[LabelRules::Uts46])
+                };
+                let byte = profile_byte(profile);
+                assert_eq!(profile_of(byte, &LabelRules::EVERY), profile);
+                // The label targets read their own rules back, and any
+                // byte as one of them.
+                let label = profile_of(byte, &LabelRules::ALL).rules;
+                assert!(LabelRules::ALL.contains(&label));
+                if !rules.is_url() {
+                    assert_eq!(label, rules);
+                }
                 assert_eq!(
-                    profile_of(profile_byte(profile), false).rules,
+                    profile_of(byte, &[LabelRules::Uts46]).rules,
                     LabelRules::Uts46
                 );
             }

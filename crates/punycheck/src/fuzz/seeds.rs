@@ -156,6 +156,15 @@ const STRICT: u8 = 7;
 /// Every switch off: the URL Standard.
 const URL: u8 = 0;
 
+/// The URL Standard's host parser (as of its ASCII fallback), every
+/// switch off as it sets them.
+fn host() -> u8 {
+    profile_byte(LabelProfile {
+        rules: LabelRules::Url,
+        switches: Switches::URL,
+    })
+}
+
 /// The profile byte of `rules` with every switch on.
 fn strict(rules: LabelRules) -> u8 {
     profile_byte(LabelProfile {
@@ -404,6 +413,34 @@ pub fn name_inputs() -> Vec<(String, NameInput)> {
                 strict(LabelRules::Idna2003),
                 plain("bücher"),
                 vec![(Ideographic, plain("de"))],
+            ),
+        ),
+        (
+            // The URL Standard's host parser: fullwidth digits mapped,
+            // then the IPv4 parser (issue 31's `１９２.１６８.１.１`).
+            "fullwidth-ipv4-host",
+            name_of(
+                false,
+                host(),
+                plain("\u{FF11}\u{FF19}\u{FF12}"),
+                vec![
+                    dot(plain("\u{FF11}\u{FF16}\u{FF18}")),
+                    dot(plain("\u{FF11}")),
+                    dot(plain("\u{FF11}")),
+                ],
+            ),
+        ),
+        (
+            "0x7f.1-host",
+            name_of(false, host(), plain("0x7f"), vec![dot(plain("1"))]),
+        ),
+        (
+            "ipv4-out-of-range-host",
+            name_of(
+                false,
+                host(),
+                plain("256"),
+                vec![dot(plain("0")), dot(plain("0")), dot(plain("1"))],
             ),
         ),
         (
@@ -953,7 +990,8 @@ mod tests {
         assert_eq!(asked("253-octets-to-ascii").len(), 253);
         assert_eq!(asked("254-octets-to-ascii").len(), 254);
         // The reference refuses what each is aimed at.
-        let profile = |name: &str| crate::fuzz::label::profile_of(input(name).profile, true);
+        let profile =
+            |name: &str| crate::fuzz::label::profile_of(input(name).profile, &LabelRules::EVERY);
         let refused = |name: &str| {
             match input(name).request() {
                 Request::Encode { code_points, .. } => {
@@ -974,6 +1012,10 @@ mod tests {
         assert_eq!(refused("trailing-dot-url"), None);
         assert_eq!(refused("xn--go-.com-to-unicode"), Some("ascii-only"));
         assert_eq!(refused("127.0.0.1-ideographic-url"), None);
+        assert_eq!(refused("fullwidth-ipv4-host"), None);
+        assert_eq!(asked("0x7f.1-host"), "0x7f.1");
+        assert_eq!(refused("0x7f.1-host"), None);
+        assert_eq!(refused("ipv4-out-of-range-host"), Some("ipv4"));
         assert_eq!(
             refused("idna2003-one-dot-leader-to-ascii"),
             Some("separator-by-nameprep")
