@@ -110,17 +110,20 @@ pub fn codec_arg(codec: Codec) -> String {
 }
 
 /// The codecs a command covers: the one chosen, or all, the label codec
-/// under each of its rules (every switch on).
+/// under each of its rules and the domain codec under IDNA2008's too,
+/// where libidn2 answers beside the reference (every switch on).
 pub fn codecs(chosen: Option<Codec>) -> Vec<Codec> {
     chosen.map_or_else(
         || {
             let mut all = Codec::ALL.to_vec();
+            let switches = LabelProfile::DEFAULT.switches;
             all.extend(
                 LabelRules::ALL
                     .into_iter()
                     .filter(|&rules| rules != LabelProfile::DEFAULT.rules)
-                    .map(|rules| Codec::label(rules, LabelProfile::DEFAULT.switches)),
+                    .map(|rules| Codec::label(rules, switches)),
             );
+            all.push(Codec::domain(LabelRules::Idna2008, switches));
             all
         },
         |c| vec![c],

@@ -343,6 +343,64 @@ fn libidn2_agrees_on_the_idna2008_vectors_but_for_its_listed_deviations() {
     }
 }
 
+/// libidn2's lookup on whole names (`Libidn2Domain`): a name converts as
+/// the reference converts it; what its source shows it does with a name
+/// (the Bidi rule label by label, empty labels looked up, ToUnicode
+/// validated by lookup's lengths) is each a listed deviation; a name that
+/// breaks a label rule it has is refused by both.
+#[cfg(feature = "libidn2")]
+#[test]
+fn libidn2_on_names_parts_from_the_reference_only_as_listed() {
+    use punycheck::engines::Libidn2Domain;
+    use punycheck::harness::compare::{Verdict, judge};
+    use punycheck::vocabulary::Request;
+    let profile = LabelProfile {
+        rules: LabelRules::Idna2008,
+        switches: Switches::STRICT,
+    };
+    let codec = Codec::Domain(profile);
+    let libidn2 = Libidn2Domain { profile };
+    let encode = |name: &str| Request::Encode {
+        code_points: name.chars().map(u32::from).collect(),
+        flags: None,
+    };
+    // Derived by hand: b\u{FC}cher's A-label is RFC 3492's xn--bcher-kva
+    // (the C reference computes it: vectors/label-idna2003.toml).
+    let same = encode("b\u{FC}cher.example");
+    let reference = reference_for(codec, &same).unwrap();
+    assert_eq!(
+        reference,
+        Expected::Encoded(b"xn--bcher-kva.example".to_vec())
+    );
+    assert_eq!(judge(&libidn2, &same, &reference), Verdict::Same);
+    let long = "a".repeat(63);
+    for (request, deviation) in [
+        // RFC 5893 section 2: 2 breaks condition 1 beside an RTL label.
+        (encode("2.\u{5D0}"), "bidi-label-by-label"),
+        (encode("a..b"), "empty-labels"),
+        // 255 octets: ToUnicode has no length rule, lookup has.
+        (
+            Request::Decode(format!("{long}.{long}.{long}.{long}").into_bytes()),
+            "lookup-lengths-on-decode",
+        ),
+    ] {
+        let reference = reference_for(codec, &request).unwrap();
+        match judge(&libidn2, &request, &reference) {
+            Verdict::Divergence { detail, .. } => {
+                assert!(detail.starts_with(deviation), "{request:?}: {detail}")
+            }
+            other => panic!("{request:?}: {other:?}"),
+        }
+    }
+    // U+2488 is DISALLOWED (RFC 5892 appendix B.1): refused by both.
+    let refused = encode("a.\u{2488}");
+    assert!(matches!(
+        reference_for(codec, &refused),
+        Some(Expected::Error(_))
+    ));
+    assert!(ask(&libidn2, &refused).is_err());
+}
+
 /// A check under other switches runs the vectors whose answers do not
 /// depend on them: under the URL Standard's (all off), the advisories of
 /// `label.toml` and `domain.toml`, written for a registry's (all on), but

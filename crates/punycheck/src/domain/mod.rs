@@ -625,16 +625,18 @@ fn check_bidi(labels: &[Vec<char>]) -> Result<(), DomainError> {
 /// with `root_kept`, the empty last label of a name of more than one is
 /// the root, not counted.
 fn verify_dns_length(labels: &[Vec<u8>], root_kept: bool) -> Result<(), DomainError> {
-    let labels = match labels.split_last() {
-        Some((root, rest)) if root_kept && root.is_empty() && !rest.is_empty() => rest,
-        _ => labels,
+    let (labels, root_set_aside) = match labels.split_last() {
+        Some((root, rest)) if root_kept && root.is_empty() && !rest.is_empty() => (rest, true),
+        _ => (labels, false),
     };
     let last = labels.len() - 1;
     for (index, label) in labels.iter().enumerate() {
         if label.is_empty() {
+            // With the root label set aside, the last one left is not it
+            // (`a..` has an empty label 2 before its root label 3).
             return Err(DomainError::EmptyLabel {
                 index,
-                root: index == last && index > 0,
+                root: !root_set_aside && index == last && index > 0,
             });
         }
         if label.len() > MAX_LABEL_OCTETS {
@@ -869,6 +871,15 @@ mod tests {
         assert_eq!(ascii(idna2008, "example.com.").unwrap(), "example.com.");
         assert_eq!(ascii(idna2008, "a..b").unwrap_err().rule(), "empty-label");
         assert_eq!(ascii(idna2008, ".").unwrap_err().rule(), "empty-label");
+        // With the root label set aside, the empty label before it is not
+        // the root (a.. has its root label 3 and an empty label 2).
+        assert_eq!(
+            ascii(idna2008, "a.."),
+            Err(DomainError::EmptyLabel {
+                index: 1,
+                root: false
+            })
+        );
         let label = "a".repeat(63);
         let name = format!("{label}.{label}.{label}.{}.", "a".repeat(61));
         assert_eq!(ascii(idna2008, &name).unwrap(), name);

@@ -38,7 +38,7 @@ pub use builtin::{
 #[cfg(feature = "icu")]
 pub use builtin::{Icu, IcuDomain, IcuLabel};
 #[cfg(feature = "libidn2")]
-pub use builtin::{Libidn2, Libidn2Label};
+pub use builtin::{Libidn2, Libidn2Domain, Libidn2Label};
 pub use builtin::{StdUtf8, Utf8CleanRoom};
 pub use declaration::{Declaration, Declared};
 pub use external::StartError;

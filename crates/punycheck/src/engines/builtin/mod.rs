@@ -27,14 +27,14 @@ pub use cleanroom::CleanRoom;
 #[cfg(feature = "icu")]
 pub use icu::Icu;
 pub use idna::Idna;
-#[cfg(feature = "libidn2")]
-pub use label::Libidn2Label;
 pub use label::{
     DomainReference, IdnaDomain, IdnaLabel, LabelReference, builtin as label_builtin,
     domain_builtin,
 };
 #[cfg(feature = "icu")]
 pub use label::{IcuDomain, IcuLabel};
+#[cfg(feature = "libidn2")]
+pub use label::{Libidn2Domain, Libidn2Label};
 pub use lace::LaceCleanRoom;
 #[cfg(feature = "libidn2")]
 pub use libidn2::Libidn2;

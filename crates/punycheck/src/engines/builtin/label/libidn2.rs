@@ -5,8 +5,9 @@
 use std::ffi::{CStr, CString};
 use std::os::raw::{c_char, c_int, c_void};
 
-use super::{capabilities, decoded_text, label_text};
+use super::{capabilities, decoded_text, domain_capabilities, label_text};
 use crate::codec::Codec;
+use crate::domain::{self, DomainError};
 use crate::engines::{Capabilities, DecodeResult, Deviation, EncodeResult, Engine, EngineError};
 use crate::label::{self, LabelError, LabelProfile, LabelRules, Switches};
 use crate::unicode::UnicodeVersion;
@@ -190,6 +191,196 @@ impl Engine for Libidn2Label {
         // section 5.3 lowercases an A-label first).
         call(punycheck_idn2_lookup, input)?;
         let answer = call(punycheck_idn2_to_unicode, &input.to_ascii_lowercase())?;
+        decoded_text(answer, "libidn2")
+    }
+}
+
+/// The rule by which the IDNA2008 whole-name reference, every switch on,
+/// refuses `request`.
+fn strict_name_refusal(request: &Request) -> Option<DomainError> {
+    let profile = LabelProfile {
+        rules: LabelRules::Idna2008,
+        switches: Switches::STRICT,
+    };
+    match request {
+        Request::Encode { code_points, .. } => domain::to_ascii(profile, code_points).err(),
+        Request::Decode(bytes) => domain::to_unicode(profile, bytes).err(),
+    }
+}
+
+/// As [`accepts_despite`], for a name: the strict whole-name reference
+/// refuses it by a rule that `rule` picks.
+fn name_accepted_despite(
+    request: &Request,
+    reference: &Expected,
+    got: &Result<Expected, EngineError>,
+    rule: fn(&DomainError) -> bool,
+) -> bool {
+    matches!(reference, Expected::Error(_))
+        && got.is_ok()
+        && strict_name_refusal(request).is_some_and(|refusal| rule(&refusal))
+}
+
+/// Whether a label of the name refused by the strict reference is refused
+/// by a label rule that `rule` picks.
+fn label_rule(error: &DomainError, rule: fn(&LabelError) -> bool) -> bool {
+    matches!(error, DomainError::Label { error, .. } if rule(error))
+}
+
+/// The labels of the name `request` asks about (broken at U+002E, the
+/// one separator of IDNA2008 and of libidn2), as requests of one label.
+fn labels_of(request: &Request) -> Vec<Request> {
+    match request {
+        Request::Decode(bytes) => bytes
+            .split(|&b| b == b'.')
+            .map(|l| Request::Decode(l.to_vec()))
+            .collect(),
+        Request::Encode { code_points, .. } => code_points
+            .split(|&cp| cp == u32::from(b'.'))
+            .map(|l| Request::Encode {
+                code_points: l.to_vec(),
+                flags: None,
+            })
+            .collect(),
+    }
+}
+
+/// Where libidn2 2.3.3's lookup of a whole name parts from the reference:
+/// its label deviations ([`DEVIATIONS`]) on any label of the name, and
+/// what it does with the name itself, each read in lib/lookup.c and
+/// lib/bidi.c at v2.3.3.
+pub const DOMAIN_DEVIATIONS: &[Deviation] = &[
+    Deviation {
+        id: "a-label-case",
+        reason: DEVIATIONS[0].reason,
+        explains: |request, _, _| labels_of(request).iter().any(cased_a_label),
+    },
+    Deviation {
+        id: "contexto-on-lookup",
+        reason: DEVIATIONS[1].reason,
+        explains: |request, reference, got| {
+            name_accepted_despite(request, reference, got, |e| {
+                label_rule(e, |rule| matches!(rule, LabelError::ContextO(_)))
+            })
+        },
+    },
+    Deviation {
+        id: "bidi-en-and-an",
+        reason: DEVIATIONS[2].reason,
+        explains: |request, reference, got| {
+            name_accepted_despite(request, reference, got, |e| {
+                label_rule(e, |rule| matches!(rule, LabelError::Bidi(4)))
+            })
+        },
+    },
+    Deviation {
+        id: "ldh-on-lookup",
+        reason: DEVIATIONS[3].reason,
+        explains: |request, reference, got| {
+            name_accepted_despite(request, reference, got, |e| {
+                matches!(e, DomainError::Label { text, error, .. }
+                    if text.is_ascii()
+                        && !label::has_ace_prefix(text.as_bytes())
+                        && matches!(error, LabelError::NotLdh(_) | LabelError::HyphensAt3And4))
+            })
+        },
+    },
+    Deviation {
+        id: "hyphens-on-lookup",
+        reason: DEVIATIONS[4].reason,
+        explains: |request, reference, got| {
+            name_accepted_despite(request, reference, got, |e| {
+                label_rule(e, |rule| matches!(rule, LabelError::HyphenAtEnd))
+            })
+        },
+    },
+    Deviation {
+        id: "bidi-label-by-label",
+        reason: "BUG: libidn2 2.3.3's _idn2_bidi returns at once for a label with no R, AL or AN code point (lib/bidi.c 41-51 and 61-62, the same on its master branch), so in a Bidi domain name its other labels are never held to RFC 5893 section 2, which says every label of a Bidi domain name meets the six conditions: 2.xn--4db (2 beside \u{5D0}) passes",
+        explains: |request, reference, got| {
+            name_accepted_despite(request, reference, got, |e| {
+                matches!(e, DomainError::BidiAcrossLabels { .. })
+            })
+        },
+    },
+    Deviation {
+        id: "empty-labels",
+        reason: "libidn2's lookup has no VerifyDnsLength: it breaks the name at each U+002E (lib/lookup.c 565) and copies an empty label out as an empty ASCII one (label(), 139 and 179), so a..b, .a and the empty name are looked up; the reference, with VerifyDnsLength, takes only the root label empty (RFC 1034 section 3.1)",
+        explains: |request, reference, got| {
+            name_accepted_despite(request, reference, got, |e| {
+                matches!(e, DomainError::EmptyLabel { root: false, .. })
+            })
+        },
+    },
+    Deviation {
+        id: "lookup-lengths-on-decode",
+        reason: "punycheck's libidn2 ToUnicode validates a name with idn2_lookup_u8 (idn2_to_unicode_8z8z checks no U-label), whose ASCII lengths then apply too (IDN2_TOO_BIG_LABEL and IDN2_TOO_BIG_DOMAIN, lib/lookup.c 177 and 583-594; IDN2_PUNYCODE_BIG_OUTPUT for a label past 63 octets); ToUnicode has no length rule, and the reference's ToASCII of its answer is refused by one (a label or the name too long, an empty label)",
+        explains: |request, reference, got| {
+            let (Request::Decode(_), Expected::Decoded(cps)) = (request, reference) else {
+                return false;
+            };
+            let length_status = matches!(got, Err(EngineError::Failed(name))
+                if ["IDN2_TOO_BIG_LABEL", "IDN2_TOO_BIG_DOMAIN", "IDN2_PUNYCODE_BIG_OUTPUT"]
+                    .contains(&name.as_str()));
+            length_status
+                && strict_name_refusal(&Request::Encode {
+                    code_points: cps.values.clone(),
+                    flags: None,
+                })
+                .is_some_and(|e| matches!(e.rule(), "dns-length" | "name-length" | "empty-label"))
+        },
+    },
+];
+
+/// libidn2's IDNA2008 lookup on a whole name (`idn2_lookup_u8`, which
+/// breaks the name at U+002E itself, and `idn2_to_unicode_8z8z`),
+/// selected as `libidn2` for the `domain` codec.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Libidn2Domain {
+    /// The profile it is judged under.
+    pub profile: LabelProfile,
+}
+
+impl Engine for Libidn2Domain {
+    fn name(&self) -> &str {
+        "libidn2"
+    }
+
+    fn codec(&self) -> Codec {
+        Codec::Domain(self.profile)
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            deviations: DOMAIN_DEVIATIONS,
+            unicode_version: Some(UNICODE_VERSION),
+            ..domain_capabilities()
+        }
+    }
+
+    fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
+        call(
+            punycheck_idn2_lookup,
+            label_text(input, case_flags)?.as_bytes(),
+        )
+    }
+
+    fn decode(&self, input: &[u8]) -> DecodeResult {
+        // Validated by lookup, then decoded with each A-label lowercased
+        // (RFC 5891 section 5.3), the other labels as they are.
+        call(punycheck_idn2_lookup, input)?;
+        let lowered: Vec<u8> = input
+            .split(|&b| b == b'.')
+            .map(|l| {
+                if label::has_ace_prefix(l) {
+                    l.to_ascii_lowercase()
+                } else {
+                    l.to_vec()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(&b'.');
+        let answer = call(punycheck_idn2_to_unicode, &lowered)?;
         decoded_text(answer, "libidn2")
     }
 }

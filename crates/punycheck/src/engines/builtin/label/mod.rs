@@ -3,7 +3,7 @@
 //! the `idna` crate's UTS #46 here; ICU's UTS #46 (`icu.rs`, feature `icu`)
 //! and libidn2's IDNA2008 lookup (`libidn2.rs`, feature `libidn2`). And
 //! those of the `domain` codec (whole names): the reference
-//! ([`crate::domain`]), the `idna` crate and ICU.
+//! ([`crate::domain`]), the `idna` crate, ICU and libidn2.
 
 use crate::codec::Codec;
 use crate::domain;
@@ -274,19 +274,26 @@ pub fn builtin(profile: LabelProfile) -> Vec<Box<dyn Engine>> {
 
 /// The built-ins of the `domain` codec under `profile`, the reference
 /// first; the `idna` crate and ICU where the rules are UTS #46's (neither
-/// has the URL Standard's host parser).
+/// has the URL Standard's host parser), libidn2 where they are IDNA2008's.
 pub fn domain_builtin(profile: LabelProfile) -> Vec<Box<dyn Engine>> {
     let mut all: Vec<Box<dyn Engine>> = vec![Box::new(DomainReference { profile })];
-    if profile.rules == LabelRules::Uts46 {
-        all.push(Box::new(IdnaDomain { profile }));
-        #[cfg(feature = "icu")]
-        all.push(Box::new(icu::IcuDomain { profile }));
+    match profile.rules {
+        LabelRules::Uts46 => {
+            all.push(Box::new(IdnaDomain { profile }));
+            #[cfg(feature = "icu")]
+            all.push(Box::new(icu::IcuDomain { profile }));
+        }
+        LabelRules::Idna2008 => {
+            #[cfg(feature = "libidn2")]
+            all.push(Box::new(libidn2::Libidn2Domain { profile }));
+        }
+        LabelRules::Idna2003 | LabelRules::Url | LabelRules::UrlBeforeAsciiFallback => {}
     }
     all
 }
 
 #[cfg(feature = "libidn2")]
-pub use libidn2::Libidn2Label;
+pub use libidn2::{Libidn2Domain, Libidn2Label};
 
 #[cfg(feature = "libidn2")]
 mod libidn2;
