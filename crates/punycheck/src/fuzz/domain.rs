@@ -137,19 +137,22 @@ fn length_only(error: &DomainError) -> bool {
 /// its equivalent spellings under UTS #46 ([`round_trips`]). Under the
 /// URL Standard's rules ToUnicode is its "domain to Unicode", which parses
 /// no IPv4 address, so ToUnicode of the input is not compared with the
-/// round trip's (`0x7F.1` is `127.0.0.1` to the host parser); and it has
-/// no `beStrict` (section 3.3: UseSTD3ASCIIRules off), so with `beStrict`
-/// the host parser may refuse what it gives.
+/// round trip's (`0x7F.1` is `127.0.0.1` to the host parser); it has no
+/// `beStrict` (section 3.3: UseSTD3ASCIIRules off), so with `beStrict` the
+/// host parser may refuse what it gives; and since the ASCII fallback
+/// (a8d5ca37) it gives the domain back as it was when ToUnicode records an
+/// error, which the host parser then refuses.
 pub fn properties(input: &NameInput) -> Outcome {
     let profile = profile_of(input.profile, &LabelRules::EVERY);
-    let strict_host = profile.rules.is_url() && profile.be_strict();
+    let host_may_refuse =
+        profile.rules == LabelRules::Url || (profile.rules.is_url() && profile.be_strict());
     round_trips(
         &DomainReference { profile },
         &input.request(),
         &Conversions {
             to_ascii: |cps: &[u32]| domain::to_ascii(profile, cps),
             to_unicode: |bytes: &[u8]| domain::to_unicode(profile, bytes),
-            length_only: |e: &DomainError| strict_host || length_only(e),
+            length_only: |e: &DomainError| host_may_refuse || length_only(e),
             takes_ldh: true,
             direct: !profile.rules.is_url(),
             passes_ascii: profile.rules == LabelRules::Idna2003,

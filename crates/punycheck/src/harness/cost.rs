@@ -220,7 +220,12 @@ pub struct Point {
 pub fn median_factor<'a>(points: impl IntoIterator<Item = &'a Point>) -> Option<f64> {
     let mut factors: Vec<f64> = points.into_iter().map(|p| p.factor).collect();
     factors.sort_by(f64::total_cmp);
-    factors.get(factors.len() / 2).copied()
+    let half = factors.len() / 2;
+    match factors.len() {
+        0 => None,
+        n if n % 2 == 1 => Some(factors[half]),
+        _ => Some((factors[half - 1] + factors[half]) / 2.0),
+    }
 }
 
 /// Why a series stopped before `--cost-max`.
@@ -414,10 +419,21 @@ impl Series {
     }
 
     /// How many times slower than the reference machine this one ran
-    /// while the family was measured: the median of its sizes' factors
-    /// ([`calibration::factor`]); 1 with nothing measured.
+    /// while the family's verdict was measured: the median of the factors
+    /// ([`calibration::factor`]) of its sizes that took [`REPEAT_BELOW`]
+    /// or more, each taken right after its answer, else of all its sizes
+    /// (which share the one taken as the family started); 1 with nothing
+    /// measured. The short sizes decide nothing, and counting their shared
+    /// factor once per size made one measure the family's, by chance fast
+    /// or slow (x0.54 and x0.97 minutes apart on one machine).
     pub fn factor(&self) -> f64 {
-        median_factor(&self.points).unwrap_or(1.0)
+        let long = self
+            .points
+            .iter()
+            .filter(|p| p.seconds >= REPEAT_BELOW.as_secs_f64());
+        median_factor(long)
+            .or_else(|| median_factor(&self.points))
+            .unwrap_or(1.0)
     }
 
     /// `budget` (the reference machine's) in this machine's CPU seconds,
