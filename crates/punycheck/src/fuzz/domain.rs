@@ -137,15 +137,14 @@ fn length_only(error: &DomainError) -> bool {
 /// its equivalent spellings under UTS #46 ([`round_trips`]). Under the
 /// URL Standard's rules ToUnicode is its "domain to Unicode", which parses
 /// no IPv4 address, so ToUnicode of the input is not compared with the
-/// round trip's (`0x7F.1` is `127.0.0.1` to the host parser); it has no
-/// `beStrict` (section 3.3: UseSTD3ASCIIRules off), so with `beStrict` the
-/// host parser may refuse what it gives; and since the ASCII fallback
-/// (a8d5ca37) it gives the domain back as it was when ToUnicode records an
-/// error, which the host parser then refuses.
+/// round trip's (`0x7F.1` is `127.0.0.1` to the host parser); and which
+/// checks none of what the host parser refuses after it (forbidden domain
+/// code points, a failing IPv4 address, `beStrict`'s switches) and, since
+/// the ASCII fallback (a8d5ca37), gives the domain back when ToUnicode
+/// records an error: the host parser may refuse what it gives.
 pub fn properties(input: &NameInput) -> Outcome {
     let profile = profile_of(input.profile, &LabelRules::EVERY);
-    let host_may_refuse =
-        profile.rules == LabelRules::Url || (profile.rules.is_url() && profile.be_strict());
+    let host_may_refuse = profile.rules.is_url();
     round_trips(
         &DomainReference { profile },
         &input.request(),
