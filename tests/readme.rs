@@ -21,7 +21,10 @@
 //!
 //! # How they are run
 //!
-//! In the README's order, one at a time, through `bash -c` (pipes and `<`
+//! The setup lines first, in the README's order; then the punycheck
+//! commands, [`WORKERS`] at a time (they are independent of each other,
+//! and most of the time of `cargo test` is spent here). Each through
+//! `bash -c` (pipes and `<`
 //! work as in a shell) with `set -o pipefail`, from the root of a working
 //! copy of the project in a temporary directory ([`working_copy`]), so that
 //! the files a command writes (`punycheck.xml`, `docs/bench.svg`, ...) do
@@ -579,6 +582,11 @@ fn every_command_line_is_accounted_for() {
     }
 }
 
+/// How many commands run at once: the machine's two cores. The commands
+/// are independent of each other (each writes only its own files in the
+/// working copy), but for the setup lines, which run first, in order.
+const WORKERS: usize = 2;
+
 #[test]
 fn every_readme_command_exits_as_the_readme_says() {
     let lines = planned();
@@ -586,8 +594,7 @@ fn every_readme_command_exits_as_the_readme_says() {
     let logs = work.with_extension("logs");
     fs::create_dir_all(&logs).unwrap();
     make_stand_ins(&work);
-    let mut failures = String::new();
-    let mut ran = 0;
+    let mut jobs = Vec::new();
     for (line, plan) in &lines {
         let expected = match plan {
             Plan::NotRun(_) => continue,
@@ -599,15 +606,52 @@ fn every_readme_command_exits_as_the_readme_says() {
             common::skip(&format!("README command at {}", line.at), &why, hint);
             continue;
         }
-        let (got, output) = run(&command, &work, &logs);
-        ran += 1;
-        if got != Some(expected) {
+        jobs.push((line, matches!(plan, Plan::Setup), command, expected));
+    }
+    // Each job's outcome, by its index in `jobs`.
+    let outcome = |index: usize| {
+        let (_, _, command, _) = &jobs[index];
+        let logs = logs.join(index.to_string());
+        fs::create_dir_all(&logs).unwrap();
+        run(command, &work, &logs)
+    };
+    let mut results: Vec<Option<(Option<i32>, String)>> = vec![None; jobs.len()];
+    for (index, job) in jobs.iter().enumerate() {
+        if job.1 {
+            results[index] = Some(outcome(index));
+        }
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..WORKERS {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    if index >= jobs.len() {
+                        break;
+                    }
+                    if !jobs[index].1 {
+                        let result = outcome(index);
+                        done.lock().unwrap().push((index, result));
+                    }
+                }
+            });
+        }
+    });
+    for (index, result) in done.into_inner().unwrap() {
+        results[index] = Some(result);
+    }
+    let mut failures = String::new();
+    for ((line, _, command, expected), result) in jobs.iter().zip(results) {
+        let (got, output) = result.expect("every job ran");
+        if got != Some(*expected) {
             let _ = writeln!(
                 failures,
                 "{}: `{}`{}\n  the README says exit {expected}, it exited {}\n{output}\n",
                 line.at,
                 line.command,
-                if command == line.command {
+                if *command == line.command {
                     String::new()
                 } else {
                     format!(" (run as `{command}`)")
@@ -617,6 +661,7 @@ fn every_readme_command_exits_as_the_readme_says() {
             );
         }
     }
+    let ran = jobs.len();
     let _ = fs::remove_dir_all(&work);
     let _ = fs::remove_dir_all(&logs);
     assert!(failures.is_empty(), "{failures}");
