@@ -180,19 +180,30 @@ impl Engine for Libidn2Label {
     }
 
     fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
-        call(
-            punycheck_idn2_lookup,
-            label_text(input, case_flags)?.as_bytes(),
-        )
+        lookup(input, case_flags)
     }
 
     fn decode(&self, input: &[u8]) -> DecodeResult {
-        // Validated by lookup, then decoded lowercased (RFC 5891
-        // section 5.3 lowercases an A-label first).
-        call(punycheck_idn2_lookup, input)?;
-        let answer = call(punycheck_idn2_to_unicode, &input.to_ascii_lowercase())?;
-        decoded_text(answer, "libidn2")
+        // Decoded lowercased (RFC 5891 section 5.3 lowercases an A-label
+        // first).
+        validated_to_unicode(input, &input.to_ascii_lowercase())
     }
+}
+
+/// `idn2_lookup_u8` of the text `input`.
+fn lookup(input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
+    call(
+        punycheck_idn2_lookup,
+        label_text(input, case_flags)?.as_bytes(),
+    )
+}
+
+/// `input` validated by lookup (`idn2_to_unicode_8z8z` checks no U-label),
+/// then `prepared` (`input` with its A-labels lowercased) decoded.
+fn validated_to_unicode(input: &[u8], prepared: &[u8]) -> DecodeResult {
+    call(punycheck_idn2_lookup, input)?;
+    let answer = call(punycheck_idn2_to_unicode, prepared)?;
+    decoded_text(answer, "libidn2")
 }
 
 /// The rule by which the IDNA2008 whole-name reference, every switch on,
@@ -359,16 +370,12 @@ impl Engine for Libidn2Domain {
     }
 
     fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
-        call(
-            punycheck_idn2_lookup,
-            label_text(input, case_flags)?.as_bytes(),
-        )
+        lookup(input, case_flags)
     }
 
     fn decode(&self, input: &[u8]) -> DecodeResult {
-        // Validated by lookup, then decoded with each A-label lowercased
-        // (RFC 5891 section 5.3), the other labels as they are.
-        call(punycheck_idn2_lookup, input)?;
+        // Each A-label lowercased (RFC 5891 section 5.3), the other labels
+        // as they are.
         let lowered: Vec<u8> = input
             .split(|&b| b == b'.')
             .map(|l| {
@@ -380,7 +387,6 @@ impl Engine for Libidn2Domain {
             })
             .collect::<Vec<_>>()
             .join(&b'.');
-        let answer = call(punycheck_idn2_to_unicode, &lowered)?;
-        decoded_text(answer, "libidn2")
+        validated_to_unicode(input, &lowered)
     }
 }
