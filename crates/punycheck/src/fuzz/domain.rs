@@ -155,6 +155,7 @@ pub fn properties(input: &NameInput) -> Outcome {
             takes_ldh: true,
             direct: !profile.rules.is_url(),
             passes_ascii: profile.rules == LabelRules::Idna2003,
+            keeps_ascii_case: profile.rules == LabelRules::Url,
         },
     )
 }

@@ -476,6 +476,12 @@ pub struct Conversions<A, U, L> {
     /// whatever ToUnicode makes of it: no round trip starts from such an
     /// input.
     pub passes_ascii: bool,
+    /// Whether ToUnicode may give an ASCII letter back in the case it was
+    /// given, which ToASCII lowers: the URL Standard's "domain to Unicode"
+    /// gives a domain back as it was when ToUnicode records an error
+    /// (since its ASCII fallback, a8d5ca37), and the host parser lowercases
+    /// an ASCII domain. Then answers are compared with ASCII letters lowered.
+    pub keeps_ascii_case: bool,
 }
 
 /// Whether some label of `cps` (broken at any separator) is ASCII and
@@ -546,7 +552,16 @@ where
         takes_ldh,
         direct,
         passes_ascii,
+        keeps_ascii_case,
     } = conversions;
+    let lowered = |cps: &[u32]| -> Vec<u32> {
+        cps.iter()
+            .map(|&cp| match u8::try_from(cp) {
+                Ok(b) => u32::from(b.to_ascii_lowercase()),
+                Err(_) => cp,
+            })
+            .collect()
+    };
     let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
     let shown = |cps: &[u32]| text(&text_of(cps));
     match request {
@@ -634,6 +649,8 @@ where
                         match to_unicode(&ascii) {
                             Ok(back) if back == unicode => {}
                             Ok(back) if *passes_ascii && same_after_nameprep(&back, &unicode) => {}
+                            Ok(back)
+                                if *keeps_ascii_case && lowered(&back) == lowered(&unicode) => {}
                             other => {
                                 let got = other.map_or_else(
                                     |e| format!("a refusal: {e}"),
@@ -700,6 +717,7 @@ pub fn roundtrip(input: &LabelInput) -> Outcome {
             takes_ldh: uts46,
             direct: uts46,
             passes_ascii: profile.rules == LabelRules::Idna2003,
+            keeps_ascii_case: false,
         },
     )
 }
