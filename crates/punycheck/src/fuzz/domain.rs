@@ -156,6 +156,7 @@ pub fn properties(input: &NameInput) -> Outcome {
             direct: !profile.rules.is_url(),
             passes_ascii: profile.rules == LabelRules::Idna2003,
             keeps_ascii_case: profile.rules == LabelRules::Url,
+            answers_ipv4: profile.rules.is_url(),
         },
     )
 }
