@@ -122,14 +122,9 @@ pub fn diff_icu(input: &NameInput) -> Outcome {
 }
 
 /// Whether the domain reference refuses by a length rule only (an empty
-/// label, a label or the name too long), which ToUnicode does not have;
-/// or, under the URL Standard's rules, by the host parser's empty host,
-/// which its "domain to Unicode" does not have either.
+/// label, a label or the name too long), which ToUnicode does not have.
 fn length_only(error: &DomainError) -> bool {
-    matches!(
-        error.rule(),
-        "empty-label" | "name-length" | "dns-length" | "empty-host"
-    )
+    matches!(error.rule(), "empty-label" | "name-length" | "dns-length")
 }
 
 /// `domain_properties`: the domain reference's round trips under the
@@ -137,26 +132,21 @@ fn length_only(error: &DomainError) -> bool {
 /// its equivalent spellings under UTS #46 ([`round_trips`]). Under the
 /// URL Standard's rules ToUnicode is its "domain to Unicode", which parses
 /// no IPv4 address, so ToUnicode of the input is not compared with the
-/// round trip's (`0x7F.1` is `127.0.0.1` to the host parser); and which
-/// checks none of what the host parser refuses after it (forbidden domain
-/// code points, a failing IPv4 address, `beStrict`'s switches) and, since
-/// the ASCII fallback (a8d5ca37), gives the domain back when ToUnicode
-/// records an error: the host parser may refuse what it gives.
+/// round trip's (`0x7F.1` is `127.0.0.1` to the host parser), and no round
+/// trip starts from it ([`Conversions::host_parser`]).
 pub fn properties(input: &NameInput) -> Outcome {
     let profile = profile_of(input.profile, &LabelRules::EVERY);
-    let host_may_refuse = profile.rules.is_url();
     round_trips(
         &DomainReference { profile },
         &input.request(),
         &Conversions {
             to_ascii: |cps: &[u32]| domain::to_ascii(profile, cps),
             to_unicode: |bytes: &[u8]| domain::to_unicode(profile, bytes),
-            length_only: |e: &DomainError| host_may_refuse || length_only(e),
+            length_only,
             takes_ldh: true,
             direct: !profile.rules.is_url(),
             passes_ascii: profile.rules == LabelRules::Idna2003,
-            keeps_ascii_case: profile.rules == LabelRules::Url,
-            answers_ipv4: profile.rules.is_url(),
+            host_parser: profile.rules.is_url(),
         },
     )
 }
