@@ -212,6 +212,12 @@ pub(crate) fn lookup_label(
     if super::has_ace_prefix(&ascii) {
         let lowered = ascii.to_ascii_lowercase();
         let code_points = a_label(switches, &lowered, bidi)?;
+        // The A-label is the label's ASCII form: VerifyDnsLength holds it
+        // to 63 octets as it does the A-label of a U-label (found by the
+        // label_roundtrip fuzz target: a 131-octet xn-- label passed).
+        if switches.verify_dns_length && lowered.len() > MAX_LABEL_OCTETS {
+            return Err(LabelError::DnsLength(lowered.len()));
+        }
         return Ok((
             lowered,
             code_points.into_iter().filter_map(char::from_u32).collect(),
@@ -390,6 +396,30 @@ mod tests {
         assert_eq!(
             to_ascii(Switches::STRICT, &capital),
             Err(LabelError::Disallowed2008(0x42))
+        );
+        // An A-label given to ToASCII is held to 63 octets under
+        // VerifyDnsLength, as the A-label of its U-label is (the label_roundtrip
+        // fuzz target's finding); ToUnicode has no length rule.
+        let u_label: String = std::iter::once('\u{92F}')
+            .chain(std::iter::repeat_n('f', 61))
+            .collect();
+        let a_label = to_ascii(
+            Switches {
+                verify_dns_length: false,
+                ..Switches::STRICT
+            },
+            &u_label.chars().map(u32::from).collect::<Vec<_>>(),
+        )
+        .unwrap();
+        assert!(a_label.len() > MAX_LABEL_OCTETS);
+        let given: Vec<u32> = a_label.iter().map(|&b| u32::from(b)).collect();
+        assert_eq!(
+            to_ascii(Switches::STRICT, &given),
+            Err(LabelError::DnsLength(a_label.len()))
+        );
+        assert_eq!(
+            unicode(std::str::from_utf8(&a_label).unwrap()).unwrap(),
+            u_label
         );
     }
 }
