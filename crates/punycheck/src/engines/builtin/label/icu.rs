@@ -58,10 +58,23 @@ fn begins_with_ace_prefix(cps: &[u32]) -> bool {
     cps.len() >= 4 && cps[..4].iter().all(|&cp| cp < 0x80) && label::has_ace_prefix(&bytes)
 }
 
-/// Whether a label of `cps` (a label, or a name broken at U+002E) begins
-/// with `xn--` in any case.
+/// Whether a label of `cps` (a label, or a name) begins with `xn--` in
+/// any case, after UTS #46's mapping (steps 1 and 2, which make U+FF61 a
+/// separator and `ＸＮ` `xn`), or as written when mapping refuses it; the
+/// name broken at the four separators (found by the `domain_diff_icu`
+/// fuzz target: `.｡xn--xn--a1-lg4naaaa`, broken at U+002E only, hid its
+/// third label).
 fn a_label_begins_with_ace_prefix(cps: &[u32]) -> bool {
-    cps.split(|&cp| cp == u32::from('.'))
+    let mapped: Option<Vec<u32>> = cps
+        .iter()
+        .map(|&cp| char::from_u32(cp))
+        .collect::<Option<Vec<char>>>()
+        .and_then(|chars| label::uts46::map_normalize(&chars).ok())
+        .map(|chars| chars.into_iter().map(u32::from).collect());
+    mapped
+        .as_deref()
+        .unwrap_or(cps)
+        .split(|&cp| char::from_u32(cp).is_some_and(|c| crate::domain::SEPARATORS.contains(&c)))
         .any(begins_with_ace_prefix)
 }
 
@@ -286,5 +299,33 @@ impl Engine for IcuDomain {
 
     fn decode(&self, input: &[u8]) -> DecodeResult {
         decoded_text(call(self.profile, true, false, input)?, "ICU")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cps(text: &str) -> Vec<u32> {
+        text.chars().map(u32::from).collect()
+    }
+
+    /// Which labels `no-check-hyphens` takes for ones that begin with
+    /// `xn--`: after UTS #46's mapping, the name broken at its separators.
+    #[test]
+    fn a_label_beginning_with_the_ace_prefix_is_found_in_any_label() {
+        // The domain_diff_icu fuzz target's input: U+FF61 separates.
+        assert!(a_label_begins_with_ace_prefix(&cps(
+            ".\u{FF61}xn--xn--a1-lg4naaaa"
+        )));
+        // Fullwidth XN maps to xn (IdnaMappingTable: FF38, FF2E mapped).
+        assert!(a_label_begins_with_ace_prefix(&cps(
+            "a.\u{FF38}\u{FF2E}--b"
+        )));
+        assert!(a_label_begins_with_ace_prefix(&cps("XN--a")));
+        assert!(!a_label_begins_with_ace_prefix(&cps("a.bxn--c")));
+        // Mapping refuses U+2488: the name as written, broken all the same.
+        assert!(a_label_begins_with_ace_prefix(&cps("\u{2488}.xn--a")));
+        assert!(!a_label_begins_with_ace_prefix(&cps("\u{2488}.a")));
     }
 }
