@@ -7,7 +7,7 @@ use std::os::raw::{c_char, c_int, c_void};
 
 use super::{capabilities, decoded_text, domain_capabilities, label_text};
 use crate::codec::Codec;
-use crate::domain::{self, DomainError};
+use crate::domain::{self, DomainError, Refusal};
 use crate::engines::{Capabilities, DecodeResult, Deviation, EncodeResult, Engine, EngineError};
 use crate::label::{self, LabelError, LabelProfile, LabelRules, Switches};
 use crate::unicode::UnicodeVersion;
@@ -20,31 +20,48 @@ unsafe extern "C" {
     fn punycheck_idn2_error_name(status: c_int) -> *const c_char;
 }
 
-/// The rule by which the IDNA2008 reference, every switch on, refuses
-/// `request`.
-fn strict_refusal(request: &Request) -> Option<LabelError> {
-    let profile = LabelProfile {
-        rules: LabelRules::Idna2008,
-        switches: Switches::STRICT,
-    };
-    match request {
-        Request::Encode { code_points, .. } => label::to_ascii(profile, code_points).err(),
-        Request::Decode(bytes) => label::to_unicode(profile, bytes).err(),
-    }
-}
+/// IDNA2008 with every switch on: what libidn2's deviations are read
+/// against, whatever the profile it is judged under.
+const STRICT: LabelProfile = LabelProfile {
+    rules: LabelRules::Idna2008,
+    switches: Switches::STRICT,
+};
 
 /// Whether libidn2 answered what the reference refused, where the strict
-/// IDNA2008 profile refuses it by a rule that `rule` picks: one that
-/// libidn2's lookup leaves out.
+/// IDNA2008 reference of `codec` (the label's, `Codec::Label`, or the
+/// name's, `Codec::Domain`) refuses it by a rule that `rule` picks: one
+/// that libidn2's lookup leaves out.
 fn accepts_despite(
+    codec: fn(LabelProfile) -> Codec,
     request: &Request,
     reference: &Expected,
     got: &Result<Expected, EngineError>,
-    rule: fn(&LabelError) -> bool,
+    rule: fn(&Refusal) -> bool,
 ) -> bool {
     matches!(reference, Expected::Error(_))
         && got.is_ok()
-        && strict_refusal(request).is_some_and(|refusal| rule(&refusal))
+        && domain::refusal(codec(STRICT), request).is_some_and(|refusal| rule(&refusal))
+}
+
+/// A CONTEXTO rule, on any label ([`accepts_despite`]'s `rule`).
+fn contexto(refusal: &Refusal) -> bool {
+    matches!(refusal.label_error(), Some(LabelError::ContextO(_)))
+}
+
+/// RFC 5893 condition 4 within a label.
+fn bidi_en_and_an(refusal: &Refusal) -> bool {
+    matches!(refusal.label_error(), Some(LabelError::Bidi(4)))
+}
+
+/// A hyphen-minus first or last.
+fn hyphen_at_end(refusal: &Refusal) -> bool {
+    matches!(refusal.label_error(), Some(LabelError::HyphenAtEnd))
+}
+
+/// What UseSTD3ASCIIRules or CheckHyphens refuses in an LDH label: a
+/// non-LDH code point, hyphen-minus in the third and fourth positions.
+fn ldh_rule(error: &LabelError) -> bool {
+    matches!(error, LabelError::NotLdh(_) | LabelError::HyphensAt3And4)
 }
 
 /// Whether libidn2's lookup takes `request` for an A-label only as
@@ -81,18 +98,14 @@ pub const DEVIATIONS: &[Deviation] = &[
         id: "contexto-on-lookup",
         reason: "libidn2's lookup tests that a CONTEXTO code point has a rule but does not apply it (TEST_CONTEXTO_WITH_RULE, lib/lookup.c 196; the rule runs only when registering), as RFC 5891 section 5.4 allows on lookup; the reference applies RFC 5892's rules A.3 to A.9",
         explains: |request, reference, got| {
-            accepts_despite(request, reference, got, |rule| {
-                matches!(rule, LabelError::ContextO(_))
-            })
+            accepts_despite(Codec::Label, request, reference, got, contexto)
         },
     },
     Deviation {
         id: "bidi-en-and-an",
         reason: "BUG: libidn2 2.3.3's _idn2_bidi (lib/bidi.c 91-117, the same on its master branch) checks an RTL label's code points and its end but never RFC 5893 section 2 condition 4, so an RTL label with both EN and AN (U+05D0 1 U+0660) passes",
         explains: |request, reference, got| {
-            accepts_despite(request, reference, got, |rule| {
-                matches!(rule, LabelError::Bidi(4))
-            })
+            accepts_despite(Codec::Label, request, reference, got, bidi_en_and_an)
         },
     },
     Deviation {
@@ -107,8 +120,8 @@ pub const DEVIATIONS: &[Deviation] = &[
                 .map(|&cp| u8::try_from(cp).ok().filter(u8::is_ascii))
                 .collect();
             ascii.is_some_and(|ascii| !label::has_ace_prefix(&ascii))
-                && accepts_despite(request, reference, got, |rule| {
-                    matches!(rule, LabelError::NotLdh(_) | LabelError::HyphensAt3And4)
+                && accepts_despite(Codec::Label, request, reference, got, |r| {
+                    r.label_error().is_some_and(ldh_rule)
                 })
         },
     },
@@ -116,9 +129,7 @@ pub const DEVIATIONS: &[Deviation] = &[
         id: "hyphens-on-lookup",
         reason: "libidn2's lookup allows a hyphen-minus first or last (its label tests, lib/lookup.c 191-203, have no TEST_HYPHEN_STARTEND), as RFC 5891 section 5.4 does; the reference refuses it with CheckHyphens (the registration rule of section 4.2.3.1)",
         explains: |request, reference, got| {
-            accepts_despite(request, reference, got, |rule| {
-                matches!(rule, LabelError::HyphenAtEnd)
-            })
+            accepts_despite(Codec::Label, request, reference, got, hyphen_at_end)
         },
     },
 ];
@@ -206,38 +217,6 @@ fn validated_to_unicode(input: &[u8], prepared: &[u8]) -> DecodeResult {
     decoded_text(answer, "libidn2")
 }
 
-/// The rule by which the IDNA2008 whole-name reference, every switch on,
-/// refuses `request`.
-fn strict_name_refusal(request: &Request) -> Option<DomainError> {
-    let profile = LabelProfile {
-        rules: LabelRules::Idna2008,
-        switches: Switches::STRICT,
-    };
-    match request {
-        Request::Encode { code_points, .. } => domain::to_ascii(profile, code_points).err(),
-        Request::Decode(bytes) => domain::to_unicode(profile, bytes).err(),
-    }
-}
-
-/// As [`accepts_despite`], for a name: the strict whole-name reference
-/// refuses it by a rule that `rule` picks.
-fn name_accepted_despite(
-    request: &Request,
-    reference: &Expected,
-    got: &Result<Expected, EngineError>,
-    rule: fn(&DomainError) -> bool,
-) -> bool {
-    matches!(reference, Expected::Error(_))
-        && got.is_ok()
-        && strict_name_refusal(request).is_some_and(|refusal| rule(&refusal))
-}
-
-/// Whether a label of the name refused by the strict reference is refused
-/// by a label rule that `rule` picks.
-fn label_rule(error: &DomainError, rule: fn(&LabelError) -> bool) -> bool {
-    matches!(error, DomainError::Label { error, .. } if rule(error))
-}
-
 /// The labels of the name `request` asks about (broken at U+002E, the
 /// one separator of IDNA2008 and of libidn2), as requests of one label.
 fn labels_of(request: &Request) -> Vec<Request> {
@@ -270,29 +249,23 @@ pub const DOMAIN_DEVIATIONS: &[Deviation] = &[
         id: "contexto-on-lookup",
         reason: DEVIATIONS[1].reason,
         explains: |request, reference, got| {
-            name_accepted_despite(request, reference, got, |e| {
-                label_rule(e, |rule| matches!(rule, LabelError::ContextO(_)))
-            })
+            accepts_despite(Codec::Domain, request, reference, got, contexto)
         },
     },
     Deviation {
         id: "bidi-en-and-an",
         reason: DEVIATIONS[2].reason,
         explains: |request, reference, got| {
-            name_accepted_despite(request, reference, got, |e| {
-                label_rule(e, |rule| matches!(rule, LabelError::Bidi(4)))
-            })
+            accepts_despite(Codec::Domain, request, reference, got, bidi_en_and_an)
         },
     },
     Deviation {
         id: "ldh-on-lookup",
         reason: DEVIATIONS[3].reason,
         explains: |request, reference, got| {
-            name_accepted_despite(request, reference, got, |e| {
-                matches!(e, DomainError::Label { text, error, .. }
-                    if text.is_ascii()
-                        && !label::has_ace_prefix(text.as_bytes())
-                        && matches!(error, LabelError::NotLdh(_) | LabelError::HyphensAt3And4))
+            accepts_despite(Codec::Domain, request, reference, got, |r| {
+                matches!(r, Refusal::Domain(DomainError::Label { text, error, .. })
+                    if text.is_ascii() && !label::has_ace_prefix(text.as_bytes()) && ldh_rule(error))
             })
         },
     },
@@ -300,17 +273,15 @@ pub const DOMAIN_DEVIATIONS: &[Deviation] = &[
         id: "hyphens-on-lookup",
         reason: DEVIATIONS[4].reason,
         explains: |request, reference, got| {
-            name_accepted_despite(request, reference, got, |e| {
-                label_rule(e, |rule| matches!(rule, LabelError::HyphenAtEnd))
-            })
+            accepts_despite(Codec::Domain, request, reference, got, hyphen_at_end)
         },
     },
     Deviation {
         id: "bidi-label-by-label",
         reason: "BUG: libidn2 2.3.3's _idn2_bidi returns at once for a label with no R, AL or AN code point (lib/bidi.c 41-51 and 61-62, the same on its master branch), so in a Bidi domain name its other labels are never held to RFC 5893 section 2, which says every label of a Bidi domain name meets the six conditions: 2.xn--4db (2 beside \u{5D0}) passes",
         explains: |request, reference, got| {
-            name_accepted_despite(request, reference, got, |e| {
-                matches!(e, DomainError::BidiAcrossLabels { .. })
+            accepts_despite(Codec::Domain, request, reference, got, |r| {
+                matches!(r, Refusal::Domain(DomainError::BidiAcrossLabels { .. }))
             })
         },
     },
@@ -318,8 +289,11 @@ pub const DOMAIN_DEVIATIONS: &[Deviation] = &[
         id: "empty-labels",
         reason: "libidn2's lookup has no VerifyDnsLength: it breaks the name at each U+002E (lib/lookup.c 565) and copies an empty label out as an empty ASCII one (label(), 139 and 179), so a..b, .a and the empty name are looked up; the reference, with VerifyDnsLength, takes only the root label empty (RFC 1034 section 3.1)",
         explains: |request, reference, got| {
-            name_accepted_despite(request, reference, got, |e| {
-                matches!(e, DomainError::EmptyLabel { root: false, .. })
+            accepts_despite(Codec::Domain, request, reference, got, |r| {
+                matches!(
+                    r,
+                    Refusal::Domain(DomainError::EmptyLabel { root: false, .. })
+                )
             })
         },
     },
@@ -333,12 +307,14 @@ pub const DOMAIN_DEVIATIONS: &[Deviation] = &[
             let length_status = matches!(got, Err(EngineError::Failed(name))
                 if ["IDN2_TOO_BIG_LABEL", "IDN2_TOO_BIG_DOMAIN", "IDN2_PUNYCODE_BIG_OUTPUT"]
                     .contains(&name.as_str()));
+            let again = Request::Encode {
+                code_points: cps.values.clone(),
+                flags: None,
+            };
             length_status
-                && strict_name_refusal(&Request::Encode {
-                    code_points: cps.values.clone(),
-                    flags: None,
+                && domain::refusal(Codec::Domain(STRICT), &again).is_some_and(|e| {
+                    matches!(e.rule(), "dns-length" | "name-length" | "empty-label")
                 })
-                .is_some_and(|e| matches!(e.rule(), "dns-length" | "name-length" | "empty-label"))
         },
     },
 ];
