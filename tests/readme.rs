@@ -615,14 +615,13 @@ fn every_readme_command_exits_as_the_readme_says() {
         fs::create_dir_all(&logs).unwrap();
         run(command, &work, &logs)
     };
-    let mut results: Vec<Option<(Option<i32>, String)>> = vec![None; jobs.len()];
+    let results = std::sync::Mutex::new(vec![None; jobs.len()]);
     for (index, job) in jobs.iter().enumerate() {
         if job.1 {
-            results[index] = Some(outcome(index));
+            results.lock().unwrap()[index] = Some(outcome(index));
         }
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let done = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..WORKERS {
             scope.spawn(|| {
@@ -633,17 +632,14 @@ fn every_readme_command_exits_as_the_readme_says() {
                     }
                     if !jobs[index].1 {
                         let result = outcome(index);
-                        done.lock().unwrap().push((index, result));
+                        results.lock().unwrap()[index] = Some(result);
                     }
                 }
             });
         }
     });
-    for (index, result) in done.into_inner().unwrap() {
-        results[index] = Some(result);
-    }
     let mut failures = String::new();
-    for ((line, _, command, expected), result) in jobs.iter().zip(results) {
+    for ((line, _, command, expected), result) in jobs.iter().zip(results.into_inner().unwrap()) {
         let (got, output) = result.expect("every job ran");
         if got != Some(*expected) {
             let _ = writeln!(

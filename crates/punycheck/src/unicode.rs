@@ -50,6 +50,16 @@ fn table() -> &'static [(u32, u32, UnicodeVersion)] {
     })
 }
 
+/// The code points `cps` as UTF-8 text (a question to decode, a
+/// decoding compared as text); a surrogate or a value above U+10FFFF as
+/// U+FFFD.
+pub fn text_of(cps: &[u32]) -> Vec<u8> {
+    cps.iter()
+        .map(|&cp| char::from_u32(cp).unwrap_or('\u{FFFD}'))
+        .collect::<String>()
+        .into_bytes()
+}
+
 /// The version that first assigned `cp`; `None` for a code point
 /// unassigned in [`REFERENCE`] (or above U+10FFFF).
 pub fn age(cp: u32) -> Option<UnicodeVersion> {

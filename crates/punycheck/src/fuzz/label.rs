@@ -282,14 +282,7 @@ pub fn profile_byte(profile: LabelProfile) -> u8 {
         | u8::from(switches.verify_dns_length) << 2
 }
 
-/// The code points `cps` as UTF-8 text (a question to decode); a
-/// surrogate or a value above U+10FFFF, which no piece makes, as U+FFFD.
-pub fn text_of(cps: &[u32]) -> Vec<u8> {
-    cps.iter()
-        .map(|&cp| char::from_u32(cp).unwrap_or('\u{FFFD}'))
-        .collect::<String>()
-        .into_bytes()
-}
+pub use crate::unicode::text_of;
 
 /// The input of the `label` targets: a direction, a profile, a label.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -102,12 +102,7 @@ pub fn canonical_for(codec: Codec, text: &[u8], annotations: bool) -> Vec<u8> {
                     // decoding, so that its U-label and A-label spellings
                     // are one.
                     if codec.label_profile().is_some() {
-                        decoded
-                            .code_points
-                            .iter()
-                            .map(|&cp| char::from_u32(cp).unwrap_or('\u{FFFD}'))
-                            .collect::<String>()
-                            .into_bytes()
+                        crate::unicode::text_of(&decoded.code_points)
                     } else {
                         text.to_vec()
                     }

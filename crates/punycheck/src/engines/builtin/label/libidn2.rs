@@ -366,3 +366,18 @@ impl Engine for Libidn2Domain {
         validated_to_unicode(input, &lowered)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The name's deviations borrow the label's reasons by their place in
+    /// [`DEVIATIONS`]: each must stand at the place of its namesake.
+    #[test]
+    fn the_names_deviations_borrow_their_namesakes_reasons() {
+        for (name, label) in DOMAIN_DEVIATIONS.iter().zip(DEVIATIONS) {
+            assert_eq!(name.id, label.id);
+            assert_eq!(name.reason, label.reason);
+        }
+    }
+}
