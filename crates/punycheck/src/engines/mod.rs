@@ -16,6 +16,8 @@
 //!   and their retry, the pools of workers).
 //! - [`Functions`]: two Rust functions as an implementation, for a crate
 //!   that checks its own code.
+//! - [`EntryPoints`]: one implementation reached through several entry
+//!   points, which must answer alike.
 //! - [`declaration`]: what a user declares about an implementation that
 //!   punycheck cannot inspect.
 //! - [`from_spec`]: a name on the command line (`cleanroom`, `exec:...`,
@@ -26,6 +28,7 @@
 
 pub mod builtin;
 pub mod declaration;
+mod entry_points;
 pub mod external;
 mod functions;
 mod spec;
@@ -41,6 +44,7 @@ pub use builtin::{Icu, IcuDomain, IcuLabel};
 pub use builtin::{Libidn2, Libidn2Domain, Libidn2Label};
 pub use builtin::{StdUtf8, Utf8CleanRoom};
 pub use declaration::{Declaration, Declared};
+pub use entry_points::{EntryPoint, EntryPoints};
 pub use external::StartError;
 pub use external::{Exec, Pipe, So, crash_line, process, so};
 pub use functions::{Functions, Refusal};
@@ -280,6 +284,11 @@ pub trait Engine: Send + Sync {
     fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult;
     /// Decodes Punycode text.
     fn decode(&self, input: &[u8]) -> DecodeResult;
+    /// Its other entry points, which must answer every question as it
+    /// does ([`EntryPoints`]); none for most.
+    fn entry_points(&self) -> &[EntryPoint] {
+        &[]
+    }
 }
 
 /// Every Punycode implementation built into punycheck, the reference first.

@@ -42,6 +42,16 @@ pub enum SpecError {
         /// The built-in implementations of the codec.
         builtins: Vec<String>,
     },
+    /// An entry point (`--entry-point`) of another codec than the
+    /// implementation's.
+    EntryPointCodec {
+        /// The entry point's spec.
+        spec: String,
+        /// Its codec.
+        codec: Codec,
+        /// The implementation's.
+        main: Codec,
+    },
 }
 
 impl fmt::Display for SpecError {
@@ -65,6 +75,11 @@ impl fmt::Display for SpecError {
                 f,
                 "unknown {codec} implementation {name:?}: use one of {}, exec:COMMAND, pipe:COMMAND or so:PATH",
                 builtins.join(", ")
+            ),
+            SpecError::EntryPointCodec { spec, codec, main } => write!(
+                f,
+                "entry point {spec:?} answers the {codec} codec, not the implementation's \
+                 {main}: only answers to one question can be compared"
             ),
         }
     }

@@ -330,6 +330,9 @@ impl Entry {
             ));
         }
         let answer = ask(engine, &request);
+        if self.kind == Kind::EntryPoints {
+            return Ok(properties::check_entry_points(engine, &request, &answer).is_some());
+        }
         if self.property {
             return Ok(properties::check_all(engine, &request, &answer, true).is_some());
         }
@@ -469,7 +472,8 @@ pub fn known(baseline: &Baseline, causes: &[Cause], series: &[cost::Series]) -> 
 
 /// Judges `causes` found in `engine` against `baseline`; `passed` holds
 /// the names of the vectors and small cases this run asked and found
-/// right, which narrow the recorded causes they witnessed.
+/// right, which narrow the recorded causes they witnessed unless they
+/// showed a cause all the same (entry points that disagree on them).
 pub fn judge(
     baseline: &Baseline,
     causes: &[Cause],
@@ -483,12 +487,15 @@ pub fn judge(
         unwitnessed: baseline.unwitnessed(),
         ..Judgement::default()
     };
+    // A vector right by the reference may still show a cause of its own
+    // (another entry point answering it otherwise): it witnesses that.
+    let showed = |name: &str| causes.iter().any(|c| c.vectors.iter().any(|v| v == name));
     for entry in &baseline.cause {
         let passing: Vec<String> = entry
             .vectors
             .iter()
             .flatten()
-            .filter(|name| passed.contains(name.as_str()))
+            .filter(|name| passed.contains(name.as_str()) && !showed(name))
             .cloned()
             .collect();
         if !passing.is_empty() && !judged_by_resources(entry.kind) {
@@ -570,6 +577,7 @@ mod tests {
             request,
             explanations: Vec::new(),
             beside: None,
+            entry_point: None,
         }
     }
 

@@ -103,6 +103,9 @@ struct Judged {
     reference: Option<Expected>,
     answer: Option<Result<Expected, EngineError>>,
     violation: Option<properties::Violation>,
+    /// Where another entry point answered otherwise, whatever the
+    /// verdict.
+    entry_point: Option<properties::Violation>,
 }
 
 fn judge_one(
@@ -119,11 +122,18 @@ fn judge_one(
         }
         _ => None,
     };
+    let entry_point = match &answer {
+        Some(answer) if properties_too && verdict != Verdict::Unfinished => {
+            properties::check_entry_points(engine, request, answer)
+        }
+        _ => None,
+    };
     Some(Judged {
         verdict,
         reference: Some(want),
         answer,
         violation,
+        entry_point,
     })
 }
 
@@ -250,6 +260,12 @@ fn record(
         return;
     }
     outcome.stats.requests += 1;
+    // Entry points that disagree are a cause whatever the reference says
+    // of either answer.
+    if let Some(v) = &judged.entry_point {
+        outcome.stats.property_violations += 1;
+        collector.observe_violation(engine.codec(), request, v, None);
+    }
     *hangs = match &judged.answer {
         Some(Err(EngineError::Hung(_))) => *hangs + 1,
         _ => 0,
@@ -327,8 +343,7 @@ fn record(
                 return;
             }
         }
-        let key = causes::property_key(request, v.property);
-        collector.observe(key, request, &v.detail, Some(v.property), None);
+        collector.observe_violation(engine.codec(), request, &v, None);
     }
 }
 
@@ -366,6 +381,7 @@ mod tests {
                 reference: None,
                 answer: None,
                 violation: None,
+                entry_point: None,
             };
             let request = Request::Decode(text.as_bytes().to_vec());
             record(

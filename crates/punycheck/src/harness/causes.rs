@@ -40,7 +40,7 @@ use super::compare::{
 };
 use super::limit_hint;
 use super::minimize::{Budget, minimize};
-use super::properties::{self, Property};
+use super::properties::{self, Property, Violation};
 use crate::codec::Codec;
 use crate::engines::{Capabilities, Engine, EngineError, check_supported};
 use crate::punycode::{self, BadInputReason};
@@ -83,6 +83,9 @@ pub enum Kind {
     /// Two spellings of one name (another separator, letter case,
     /// fullwidth letters) get different answers.
     Spellings,
+    /// Two entry points of one implementation (`--entry-point`) answer one
+    /// question differently.
+    EntryPoints,
     /// It returned the reference's result, which lies outside the domain
     /// it declares (so it must refuse it).
     OutsideDomain,
@@ -112,6 +115,7 @@ impl Kind {
             Kind::WrongOutput => "different output",
             Kind::RoundTrip => "round trip broken",
             Kind::Spellings => "equivalent spellings answered differently",
+            Kind::EntryPoints => "entry points answered differently",
             Kind::OutsideDomain => "returns a result outside its declared domain",
             Kind::RejectsValid => "rejects what the reference accepts",
             Kind::WrongErrorKind => "different error kind",
@@ -470,10 +474,42 @@ pub fn property_key(request: &Request, property: Property) -> Key {
         kind: match property {
             Property::Uniqueness => Kind::Uniqueness,
             Property::EquivalentSpellings => Kind::Spellings,
+            Property::EntryPoints => Kind::EntryPoints,
             _ => Kind::RoundTrip,
         },
         reference: property.name().into(),
         got: "violated".into(),
+    }
+}
+
+/// The key of the violation `v` of a property on `request`, asked of an
+/// implementation of `codec`: [`property_key`], but for two entry points
+/// that disagree, what the reference answered and how the other entry
+/// point's answer differs from the main one's, so that one defect of one
+/// entry point is one cause.
+pub fn violation_key(codec: Codec, request: &Request, v: &Violation) -> Key {
+    let Some(d) = &v.entry_point else {
+        return property_key(request, v.property);
+    };
+    let spec = &d.spec;
+    let got = match (&d.main, &d.other) {
+        (_, Err(EngineError::Crashed(_) | EngineError::Hung(_) | EngineError::Memory(_)))
+        | (_, Err(EngineError::Broken(_))) => {
+            format!("entry point {spec}: {}", got_brief(&d.other))
+        }
+        (main, other) => match (is_refusal(main), is_refusal(other)) {
+            (false, true) => format!("entry point {spec} refuses what --impl accepts"),
+            (true, false) => format!("entry point {spec} accepts what --impl refuses"),
+            _ => format!("entry point {spec} answers another result than --impl"),
+        },
+    };
+    Key {
+        direction: direction(request),
+        kind: Kind::EntryPoints,
+        reference: reference_for(codec, request)
+            .map(|r| reference_brief(codec, request, &r))
+            .unwrap_or_default(),
+        got,
     }
 }
 
@@ -573,6 +609,9 @@ pub struct Cause {
     /// Why it is new although a baseline records its class: set only on a
     /// cause split from a known one ([`Collector::witnessed`]).
     pub beside: Option<String>,
+    /// For a cause of [`Kind::EntryPoints`], the spec of the entry point
+    /// that answered otherwise, which its reproducer names.
+    pub entry_point: Option<String>,
 }
 
 /// One group of observations, before it is minimized.
@@ -588,6 +627,9 @@ struct Group {
     explained: BTreeMap<String, Seen>,
     /// The named questions (vectors, small cases) that showed it.
     named: Vec<Named>,
+    /// The entry point that answered otherwise, for a cause of entry
+    /// points.
+    entry_point: Option<String>,
 }
 
 /// The observations of one explanation in a group.
@@ -681,6 +723,7 @@ impl Collector {
             first_seen: next,
             explained: BTreeMap::new(),
             named: Vec::new(),
+            entry_point: None,
         });
         group.count += 1;
         if let Some(name) = vector {
@@ -705,6 +748,22 @@ impl Collector {
         if request_len(request) < request_len(&seen.shortest) {
             seen.shortest = request.clone();
             seen.detail = detail.to_string();
+        }
+    }
+
+    /// Records a property violation: [`Collector::observe`] with its key
+    /// ([`violation_key`]), and for entry points that disagree, which one.
+    pub fn observe_violation(
+        &mut self,
+        codec: Codec,
+        request: &Request,
+        v: &Violation,
+        vector: Option<&str>,
+    ) {
+        let key = violation_key(codec, request, v);
+        self.observe(key.clone(), request, &v.detail, Some(v.property), vector);
+        if let (Some(group), Some(d)) = (self.groups.get_mut(&key), &v.entry_point) {
+            group.entry_point.get_or_insert_with(|| d.spec.clone());
         }
     }
 
@@ -890,6 +949,7 @@ fn split(group: Group, witnessed: &Witnessed) -> (Option<Group>, Vec<(Group, Bes
                 first_seen: group.first_seen,
                 explained: BTreeMap::from([(explanation.clone(), seen)]),
                 named: Vec::new(),
+                entry_point: group.entry_point.clone(),
             },
             Beside {
                 explanation: explanation.clone(),
@@ -930,6 +990,7 @@ fn split(group: Group, witnessed: &Witnessed) -> (Option<Group>, Vec<(Group, Bes
         first_seen: group.first_seen,
         explained: known,
         named: Vec::new(),
+        entry_point: group.entry_point,
     };
     (Some(known), new)
 }
@@ -961,11 +1022,17 @@ fn shows(engine: &dyn Engine, key: &Key, property: Option<Property>, candidate: 
         (reference, verdict)
     });
     let nonconforming = matches!(&judged, Some((_, Verdict::Nonconformance(_))));
+    let codec = engine.codec();
     match (property, &judged) {
+        // Entry points disagree whatever the reference says.
+        (Some(Property::EntryPoints), _) => {
+            properties::check_entry_points(engine, candidate, &answer)
+                .is_some_and(|v| violation_key(codec, candidate, &v) == *key)
+        }
         (Some(p), _) => {
             !nonconforming
                 && properties::check_all(engine, candidate, &answer, true)
-                    .is_some_and(|v| property_key(candidate, v.property) == *key && v.property == p)
+                    .is_some_and(|v| violation_key(codec, candidate, &v) == *key && v.property == p)
         }
         (None, Some((reference, _))) => {
             nonconforming && key_of(&caps, engine.codec(), candidate, reference, &answer) == *key
@@ -996,9 +1063,16 @@ fn describe_now(
         return Now::Cancelled;
     }
     let shown = super::compare::describe(&answer);
-    if property.is_some() {
-        return match properties::check_all(engine, request, &answer, true) {
-            Some(v) if property_key(request, v.property) == *key => Now::Shows(v.detail, shown),
+    if let Some(property) = property {
+        let violation = if property == Property::EntryPoints {
+            properties::check_entry_points(engine, request, &answer)
+        } else {
+            properties::check_all(engine, request, &answer, true)
+        };
+        return match violation {
+            Some(v) if violation_key(engine.codec(), request, &v) == *key => {
+                Now::Shows(v.detail, shown)
+            }
             _ => Now::Other(shown),
         };
     }
@@ -1132,6 +1206,7 @@ fn resolve_one(
         detail,
         property,
         explained,
+        entry_point,
         ..
     } = group;
     // A cause new beside a known one of its class keeps its explanation
@@ -1219,6 +1294,7 @@ fn resolve_one(
         confirmation,
         explanations: explained.into_keys().collect(),
         beside: None,
+        entry_point,
     }
 }
 
@@ -1280,6 +1356,7 @@ mod tests {
             Kind::WrongOutput,
             Kind::RoundTrip,
             Kind::Spellings,
+            Kind::EntryPoints,
             Kind::OutsideDomain,
             Kind::RejectsValid,
             Kind::WrongErrorKind,
@@ -1299,6 +1376,7 @@ mod tests {
                 | Kind::WrongOutput
                 | Kind::RoundTrip
                 | Kind::Spellings
+                | Kind::EntryPoints
                 | Kind::OutsideDomain
                 | Kind::RejectsValid
                 | Kind::WrongErrorKind => {}

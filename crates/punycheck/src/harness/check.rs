@@ -22,6 +22,7 @@ use super::campaign::{self, Settings};
 use super::causes::{self, Cause, Collector, Key, Kind};
 use super::cost;
 use super::errors::DataError;
+use super::properties;
 use super::report::{CheckReport, CostReport, VectorResult, VectorStatus, VectorSummary};
 use super::runner::{self, Expectations, Outcome};
 use super::vectors::Case;
@@ -285,6 +286,21 @@ pub fn run(
         };
         collector.observe(key, &request, detail, None, Some(&case.name));
     }
+    // Every answer of a vector or a small case asked again of each other
+    // entry point: the advisories' names among them.
+    if !engine.entry_points().is_empty() && !process::interrupted() {
+        for row in &vector_report.rows {
+            let (Some(answer), Some(case)) =
+                (&row.answer, cases.iter().find(|c| c.name == row.case))
+            else {
+                continue;
+            };
+            let request = runner::request_of(case);
+            if let Some(v) = properties::check_entry_points(engine, &request, answer) {
+                collector.observe_violation(engine.codec(), &request, &v, Some(&case.name));
+            }
+        }
+    }
     let vectors_failed = !collector.is_empty();
     let hung_out = stop_reason == HANGS_STOPPED;
     // The cost probe, unless the check is already stopping. For the label
@@ -466,6 +482,11 @@ pub fn run(
         baseline,
         version: super::report::VERSION,
         implementation: settings.spec.clone(),
+        entry_points: engine
+            .entry_points()
+            .iter()
+            .map(|e| e.spec.clone())
+            .collect(),
         codec: engine.codec().to_string(),
         // A label or domain check says the profile it judged by, and the
         // references' Unicode version.
@@ -595,6 +616,7 @@ mod tests {
             request,
             explanations: Vec::new(),
             beside: None,
+            entry_point: None,
         };
         let long = Request::Decode(vec![b'a'; 20_000]);
         let mut found = vec![

@@ -667,6 +667,7 @@ impl Slow {
             request: self.request.clone(),
             explanations: Vec::new(),
             beside: None,
+            entry_point: None,
         }
     }
 

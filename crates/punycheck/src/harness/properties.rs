@@ -14,6 +14,11 @@
 //!   digits get the same answer (the same name, or both a refusal), since
 //!   UTS #46 step 1 maps each of those to the other before anything else
 //!   looks at the name. No reference is asked.
+//! - **Entry points agree** (an implementation with several,
+//!   [`crate::engines::EntryPoints`]): every other entry point answers a
+//!   question as the main one does, the same result or a refusal where it
+//!   refuses. No reference is asked: the causes say which of the two it
+//!   agrees with.
 //!
 //! "Itself" is up to what carries no information: the case of a delta's
 //! non-final digits never does (Appendix A puts the annotation in the last
@@ -37,6 +42,9 @@ pub enum Property {
     Uniqueness,
     /// Two spellings of one name answer differently.
     EquivalentSpellings,
+    /// Two entry points of one implementation answer one question
+    /// differently.
+    EntryPoints,
 }
 
 impl Property {
@@ -49,6 +57,7 @@ impl Property {
             Property::EquivalentSpellings => {
                 "equivalent spellings: a name and its UTS #46 spelling answer alike"
             }
+            Property::EntryPoints => "entry points: each answers a question as --impl does",
         }
     }
 }
@@ -151,6 +160,19 @@ pub struct Violation {
     /// answer to it is itself a nonconformance, that is the cause, and the
     /// broken round trip its symptom.
     pub step: Option<Request>,
+    /// For [`Property::EntryPoints`], the two answers that differ.
+    pub entry_point: Option<Disagreement>,
+}
+
+/// Two entry points' different answers to one question.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Disagreement {
+    /// The other entry point's spec.
+    pub spec: String,
+    /// The main entry point's answer.
+    pub main: Result<Expected, EngineError>,
+    /// The other's.
+    pub other: Result<Expected, EngineError>,
 }
 
 /// Asks `engine`, or the reference for a direction the engine declares it
@@ -230,6 +252,7 @@ pub fn check(
                         return Some(Violation {
                             property: Property::EncodeDecode,
                             step: Some(again.clone()),
+                            entry_point: None,
                             detail: format!(
                                 "encoded to {:?}, which it then fails to decode ({}) although the reference ({}) decodes it",
                                 String::from_utf8_lossy(text),
@@ -254,6 +277,7 @@ pub fn check(
             (!code_points_ok || !flags_ok).then(|| Violation {
                 property: Property::EncodeDecode,
                 step: Some(again.clone()),
+                entry_point: None,
                 detail: format!(
                     "encoded to {:?}, which decodes to [{back}]",
                     String::from_utf8_lossy(text)
@@ -292,6 +316,7 @@ pub fn check(
                 Ok(Expected::Encoded(encoded)) => Some(Violation {
                     property: Property::DecodeEncode,
                     step: Some(again.clone()),
+                    entry_point: None,
                     detail: format!(
                         "decoded to [{cps}], which encodes to {:?}",
                         String::from_utf8_lossy(&encoded)
@@ -307,6 +332,7 @@ pub fn check(
                     matches!(reference, Some(Expected::Encoded(_))).then(|| Violation {
                         property: Property::DecodeEncode,
                         step: Some(again.clone()),
+                        entry_point: None,
                         detail: format!(
                             "decoded to [{cps}], which it then fails to encode ({other:?}) \
                              although the reference ({}) encodes it",
@@ -340,6 +366,63 @@ pub fn check_all(
             _ => None,
         })
         .or_else(|| check_spellings(engine, request, answer))
+}
+
+/// Whether two entry points' answers to one question agree: the same
+/// result, or both a refusal (of any kind, in any words).
+pub fn answers_agree(a: &Result<Expected, EngineError>, b: &Result<Expected, EngineError>) -> bool {
+    match (a, b) {
+        (Ok(Expected::Encoded(a)), Ok(Expected::Encoded(b))) => a == b,
+        (Ok(Expected::Decoded(a)), Ok(Expected::Decoded(b))) => a == b,
+        (a, b) => is_refusal(a) && is_refusal(b),
+    }
+}
+
+/// Entry points agree (the module docs): each other entry point of
+/// `engine` ([`Engine::entry_points`]) that may be asked `request` gives
+/// `answer`, the main one's, again: the same result, or a refusal where it
+/// refuses. The first that does not is the violation, with both answers.
+/// A main answer that is no answer (a crash, a hang, a cancelled question)
+/// is the differential run's to judge; an other's crash, hang or broken
+/// answer is a disagreement, since nothing else asks it.
+pub fn check_entry_points(
+    engine: &dyn Engine,
+    request: &Request,
+    answer: &Result<Expected, EngineError>,
+) -> Option<Violation> {
+    let others = engine.entry_points();
+    if others.is_empty() || !(answer.is_ok() || is_refusal(answer)) {
+        return None;
+    }
+    others.iter().find_map(|other| {
+        let caps = other.engine.capabilities();
+        let askable = match request {
+            Request::Encode { code_points, flags } => {
+                check_supported(&caps, Some((code_points, flags.is_some())), None)
+            }
+            Request::Decode(bytes) => check_supported(&caps, None, Some(bytes)),
+        };
+        askable.ok()?;
+        let theirs = ask(other.engine.as_ref(), request);
+        if matches!(theirs, Err(EngineError::Cancelled)) {
+            return None;
+        }
+        (!answers_agree(answer, &theirs)).then(|| Violation {
+            property: Property::EntryPoints,
+            detail: format!(
+                "--impl answered {}; entry point {} answered {}",
+                super::compare::describe(answer),
+                other.spec,
+                super::compare::describe(&theirs)
+            ),
+            step: None,
+            entry_point: Some(Disagreement {
+                spec: other.spec.clone(),
+                main: answer.clone(),
+                other: theirs,
+            }),
+        })
+    })
 }
 
 /// `code_points` as UTS #46 step 1 spells them, where that is plain: the
@@ -410,6 +493,7 @@ fn check_spellings(
     (!agree).then(|| Violation {
         property: Property::EquivalentSpellings,
         step: Some(respelling.clone()),
+        entry_point: None,
         detail: format!(
             "answered {}, and {} to its spelling {} (U+002E for the other full stops, \
              lowercase, ASCII for fullwidth letters and digits: UTS #46 step 1 maps each \
@@ -493,6 +577,7 @@ pub fn check_uniqueness(
                 return Some(Violation {
                     property: Property::Uniqueness,
                     step: None,
+                    entry_point: None,
                     detail: format!(
                         "{:?} and {:?} both decode to [{mine}]",
                         String::from_utf8_lossy(text),

@@ -24,6 +24,8 @@ struct Report<'a> {
     conforming: bool,
     verdict: String,
     implementation: &'a str,
+    /// Its other entry points (`--entry-point`).
+    entry_points: &'a [String],
     codec: &'a str,
     declaration: Declaration,
     seed: u64,
@@ -322,6 +324,8 @@ struct CauseJson<'a> {
     beside: Option<&'a str>,
     /// What explains it beyond its key, as a baseline records it.
     explanations: &'a [String],
+    /// The entry point that answered otherwise (kind `entry-points`).
+    entry_point: Option<&'a str>,
     reproduce: String,
 }
 
@@ -481,6 +485,7 @@ pub fn report(report: &CheckReport) -> String {
             known: report.known(k),
             beside: c.beside.as_deref(),
             explanations: &c.explanations,
+            entry_point: c.entry_point.as_deref(),
             reproduce: report.repro_command(c),
         })
         .collect();
@@ -505,6 +510,7 @@ pub fn report(report: &CheckReport) -> String {
         conforming: report.conforming(),
         verdict: report.verdict(),
         implementation: &report.implementation,
+        entry_points: &report.entry_points,
         codec: &report.codec,
         declaration,
         seed: report.seed,

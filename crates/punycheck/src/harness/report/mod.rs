@@ -24,7 +24,7 @@ mod text;
 pub use json::setup_error_json;
 
 /// The version of the JSON report's layout (`docs/report.schema.json`).
-pub const VERSION: u32 = 5;
+pub const VERSION: u32 = 6;
 
 /// One vector's result in a check.
 #[derive(Clone, Debug)]
@@ -71,6 +71,9 @@ pub struct CheckReport {
     pub vector_results: Vec<VectorResult>,
     /// The implementation spec as given.
     pub implementation: String,
+    /// Its other entry points (`--entry-point`), each asked every
+    /// question as well; empty for none.
+    pub entry_points: Vec<String>,
     /// The codec checked.
     pub codec: String,
     /// What the implementation declares (its own declaration with the
@@ -319,10 +322,12 @@ impl CheckReport {
                 bounds.max
             );
         }
-        let property = if cause.property.is_some() {
-            " --properties"
-        } else {
-            ""
+        // Entry points that disagree: the one that answered otherwise is
+        // asked beside it, and repro exits 1 while they disagree.
+        let property = match (&cause.entry_point, cause.property) {
+            (Some(spec), _) => format!(" --entry-point {}", shell_words::quote(spec)),
+            (None, Some(_)) => " --properties".into(),
+            (None, None) => String::new(),
         };
         format!(
             "{} {}{property}",

@@ -15,6 +15,13 @@ impl CheckReport {
         let s = &self.campaign.stats;
         let _ = writeln!(out, "punycheck check {}", self.implementation);
         let _ = writeln!(out, "  declared: {}", self.declared);
+        if !self.entry_points.is_empty() {
+            let _ = writeln!(
+                out,
+                "  entry points beside it (asked every question, to answer as it does): {}",
+                self.entry_points.join(", ")
+            );
+        }
         let _ = writeln!(
             out,
             "  seed {}, {:.1} s of {:.1} s",
@@ -49,11 +56,14 @@ impl CheckReport {
             s.requests, s.same, s.nonconformances
         );
         if s.property_checks > 0 {
-            let properties = if self.codec == "domain" {
-                "round trip, uniqueness, equivalent spellings"
+            let mut properties = if self.codec == "domain" {
+                "round trip, uniqueness, equivalent spellings".to_string()
             } else {
-                "round trip, uniqueness"
+                "round trip, uniqueness".to_string()
             };
+            if !self.entry_points.is_empty() {
+                properties += ", entry points agree";
+            }
             let _ = writeln!(
                 out,
                 "properties ({properties}): {} checks, {} violations",
