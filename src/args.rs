@@ -174,6 +174,7 @@ impl DeclArgs {
     pub(crate) fn implementation(&self) -> config::Implementation {
         config::Implementation {
             spec: None,
+            entry_points: None,
             domain: self.domain,
             errors: self.errors,
             annotations: self.no_annotations.then_some(false),
@@ -337,6 +338,12 @@ pub(crate) struct DiffArgs {
 pub(crate) struct CheckArgs {
     #[command(flatten)]
     pub(crate) implementation: ImplArgs,
+    /// Another entry point of the same implementation (a spec as --impl
+    /// takes, declared as it is), asked every question beside it: where
+    /// the two answer differently, that is a cause (kind entry-points).
+    /// Give it once per entry point.
+    #[arg(long = "entry-point", value_name = "SPEC")]
+    pub(crate) entry_points: Vec<String>,
     /// Settings from this file (default: punycheck.toml in the working
     /// directory, when there is one); options given here win. Paths and
     /// the command in the file are taken from the working directory, as
@@ -400,6 +407,13 @@ pub(crate) struct CheckArgs {
 pub(crate) struct ReproArgs {
     #[command(flatten)]
     pub(crate) implementation: ImplArgs,
+    /// Another entry point of the same implementation (a spec as --impl
+    /// takes, declared as it is), asked the question beside it: exits 1
+    /// when the two answer differently (the reproducer of a cause of kind
+    /// entry-points).
+    /// Give it once per entry point.
+    #[arg(long = "entry-point", value_name = "SPEC")]
+    pub(crate) entry_points: Vec<String>,
     /// Code points to encode, as u+XXXX/U+XXXX tokens.
     #[arg(long, group = "question")]
     pub(crate) encode: Option<String>,
@@ -477,7 +491,10 @@ impl CheckArgs {
     /// file it names.
     pub(crate) fn layer(self) -> (config::Config, Option<String>) {
         let layer = config::Config {
-            implementation: self.implementation.implementation(),
+            implementation: config::Implementation {
+                entry_points: (!self.entry_points.is_empty()).then_some(self.entry_points),
+                ..self.implementation.implementation()
+            },
             // The codec and its label options are global options: the
             // caller lays them in.
             check: config::Check {

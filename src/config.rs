@@ -25,6 +25,7 @@
 //! ```toml
 //! [implementation]
 //! spec = "exec:python3 adapters/python/cpython_codec.py"   # as --impl
+//! # entry-points = ["pipe:..."]   # as --entry-point, once each
 //! domain = "unicode-with-surrogates"   # as --domain: "unicode", "unicode-with-surrogates", "u31" or "u32"
 //! errors = "failure-only"     # as --errors: "kinds" or "failure-only"
 //! annotations = false         # false as --no-annotations
@@ -99,6 +100,10 @@ pub struct Config {
 pub struct Implementation {
     /// `--impl`.
     pub spec: Option<String>,
+    /// `--entry-point`s: other entry points of the same implementation,
+    /// declared as it is, each asked every question beside it (a list on
+    /// the command line replaces the file's).
+    pub entry_points: Option<Vec<String>>,
     /// `--domain`.
     pub domain: Option<DomainDecl>,
     /// `--errors`.
@@ -223,6 +228,7 @@ impl Implementation {
     pub fn over(self, lower: Implementation) -> Implementation {
         Implementation {
             spec: self.spec.or(lower.spec),
+            entry_points: self.entry_points.or(lower.entry_points),
             domain: self.domain.or(lower.domain),
             errors: self.errors.or(lower.errors),
             annotations: self.annotations.or(lower.annotations),

@@ -36,7 +36,10 @@ fn diff_settings(codec: Codec, args: DiffArgs) -> DiffSettings {
 fn repro_settings(codec: Codec, args: ReproArgs) -> ReproSettings {
     ReproSettings {
         codec,
-        implementation: args.implementation.implementation(),
+        implementation: crate::config::Implementation {
+            entry_points: (!args.entry_points.is_empty()).then_some(args.entry_points),
+            ..args.implementation.implementation()
+        },
         question: Question {
             encode: args.encode,
             no_flags: args.no_flags,

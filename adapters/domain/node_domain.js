@@ -27,6 +27,17 @@
 // API gives the Standard's "domain to Unicode"):
 //   node-host        new URL() of the running node (Node 20: ada 2.9.2, the
 //                    text before the ASCII fallback).
+//   node-url-host    url.domainToASCII of the running node asked the same
+//                    hosts, so that a check of node-host can name it as an
+//                    entry point (--entry-point): domainToASCII runs the
+//                    hostname setter (src/node_url.cc: set_hostname on an
+//                    ada::url of "ws://x"), which ends a host at the same
+//                    delimiters as a URL does (ada 2.9.2,
+//                    src/url-setters.cpp 21-24 and
+//                    helpers::get_host_delimiter_location), so the hosts a
+//                    URL cannot carry are refused here as for node-host;
+//                    and '' is a failure whatever the input, since the
+//                    host parser never gives a special URL an empty host.
 //   whatwg-url       new URL() of whatwg-url 17.3.0 (jsdom's URL Standard,
 //                    the text since the ASCII fallback, whatwg/url a8d5ca37).
 //   whatwg-url-16    new URL() of whatwg-url 16.0.1 (the text before it).
@@ -51,7 +62,7 @@
 const path = require('node:path');
 
 const mode = process.argv[2];
-const modes = ['node-url', 'tr46-strict', 'tr46-url', 'node-host', 'whatwg-url', 'whatwg-url-16'];
+const modes = ['node-url', 'tr46-strict', 'tr46-url', 'node-host', 'node-url-host', 'whatwg-url', 'whatwg-url-16'];
 if (process.argv.length !== 3 || !modes.includes(mode)) {
 	process.stderr.write('usage: node node_domain.js ' + modes.join('|') + '\n');
 	process.exit(2);
@@ -110,6 +121,14 @@ let toASCII;
 let toUnicode;
 if (mode === 'node-host') {
 	toASCII = hostParser(URL);
+	toUnicode = noToUnicode;
+} else if (mode === 'node-url-host') {
+	const url = require('node:url');
+	toASCII = (host) => {
+		urlCarries(host);
+		const out = url.domainToASCII(host);
+		return out === '' ? null : out;
+	};
 	toUnicode = noToUnicode;
 } else if (mode === 'whatwg-url' || mode === 'whatwg-url-16') {
 	const version = mode === 'whatwg-url' ? '17.3.0' : '16.0.1';

@@ -349,7 +349,7 @@ fn prepare(
         // Nor a file that cannot take this codec's cases.
         regressions::File::open(path, codec).map_err(|e| e.to_string())?;
     }
-    let engine = engines::from_spec(spec, &declared.options(codec)?).map_err(|e| e.to_string())?;
+    let engine = super::engine_of(spec, declared, codec)?;
     let seed = chosen_seed(check.seed);
     let all = vectors::load(&check.files).map_err(|e| {
         if hints.files_from_file {

@@ -130,6 +130,37 @@ pub fn codecs(chosen: Option<Codec>) -> Vec<Codec> {
     )
 }
 
+/// The implementation `spec` names for `codec`, declared as
+/// `implementation` says, with the entry points it lists beside it
+/// ([`punycheck::engines::EntryPoints`]), each declared alike.
+pub fn engine_of(
+    spec: &str,
+    implementation: &crate::config::Implementation,
+    codec: Codec,
+) -> Result<Box<dyn punycheck::engines::Engine>, String> {
+    use punycheck::engines::{EntryPoint, EntryPoints, from_spec};
+    let options = implementation.options(codec)?;
+    let main = from_spec(spec, &options).map_err(|e| e.to_string())?;
+    let listed = implementation.entry_points.as_deref().unwrap_or_default();
+    if listed.is_empty() {
+        return Ok(main);
+    }
+    let others = listed
+        .iter()
+        .map(|other| {
+            let engine =
+                from_spec(other, &options).map_err(|e| format!("entry point {other:?}: {e}"))?;
+            Ok(EntryPoint {
+                spec: other.clone(),
+                engine,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(Box::new(
+        EntryPoints::new(main, others).map_err(|e| e.to_string())?,
+    ))
+}
+
 /// The seed given, or one chosen from the clock.
 pub fn chosen_seed(seed: Option<u64>) -> u64 {
     seed.unwrap_or_else(|| {

@@ -136,9 +136,10 @@ pub fn run(settings: &ReproSettings, out: &mut Output) -> Outcome {
         // anything is asked.
         regressions::File::open(&save.path, codec)?;
     }
-    let engine = engines::from_spec(
+    let engine = super::engine_of(
         &settings.implementation.spec_or_cleanroom(codec),
-        &settings.implementation.options(codec)?,
+        &settings.implementation,
+        codec,
     )?;
     // Code points given without an uppercase flag, to an implementation
     // that declares no annotations, are asked without flags: asked with
@@ -182,8 +183,8 @@ pub fn run(settings: &ReproSettings, out: &mut Output) -> Outcome {
     };
     say!(out, "{label:<16} {}", compare::describe(&Ok(want)));
     let name = format!("{}:", engine.name());
-    match answer {
-        Some(answer) => say!(out, "{name:<16} {}", excerpt(&compare::describe(&answer))),
+    match &answer {
+        Some(answer) => say!(out, "{name:<16} {}", excerpt(&compare::describe(answer))),
         None => say!(out, "{name:<16} not asked"),
     }
     let mut conforming = match verdict {
@@ -211,6 +212,25 @@ pub fn run(settings: &ReproSettings, out: &mut Output) -> Outcome {
             false
         }
     };
+    // Each other entry point asked the same question: they must answer
+    // as --impl did.
+    if let Some(answer) = answer
+        .as_ref()
+        .filter(|_| !engine.entry_points().is_empty())
+    {
+        for other in engine.entry_points() {
+            let theirs = compare::ask(other.engine.as_ref(), &request);
+            let agree = properties::answers_agree(answer, &theirs);
+            say!(out, "entry point:     {}", other.spec);
+            say!(
+                out,
+                "  answered:      {}{}",
+                excerpt(&compare::describe(&theirs)),
+                if agree { "" } else { "  (DIFFERS from --impl)" }
+            );
+            conforming &= agree;
+        }
+    }
     if settings.properties {
         let answer = compare::ask(engine.as_ref(), &request);
         match properties::check_all(engine.as_ref(), &request, &answer, true) {
