@@ -106,8 +106,12 @@ fn every_domain_refusal_names_its_rule_and_cites_its_standard() {
                 let rules = case.codec.label_profile().unwrap().rules;
                 let words = refusal.explained(rules);
                 assert!(words.contains(reason.as_str()), "{}: {words}", case.name);
+                // IDNA2008's rules are the RFCs' (5890 to 5893, and 1034
+                // for the lengths).
                 let standard = if rules.is_url() && words.contains("the URL Standard") {
                     "section 3."
+                } else if rules == LabelRules::Idna2008 {
+                    "RFC "
                 } else {
                     "UTS #46"
                 };

@@ -68,6 +68,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../vectors/domain-url-before-ascii-fallback.toml"),
     ),
     (
+        "domain-idna2008.toml",
+        include_str!("../../vectors/domain-idna2008.toml"),
+    ),
+    (
         "label-idna2008.toml",
         include_str!("../../vectors/label-idna2008.toml"),
     ),
