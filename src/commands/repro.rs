@@ -220,7 +220,12 @@ pub fn run(settings: &ReproSettings, out: &mut Output) -> Outcome {
     {
         for other in engine.entry_points() {
             let theirs = compare::ask(other.engine.as_ref(), &request);
-            let agree = properties::answers_agree(answer, &theirs);
+            let agree = properties::answers_agree(
+                codec,
+                &request,
+                (&engine.capabilities(), answer),
+                (&other.engine.capabilities(), &theirs),
+            );
             say!(out, "entry point:     {}", other.spec);
             say!(
                 out,

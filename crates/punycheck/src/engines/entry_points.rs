@@ -178,6 +178,28 @@ mod tests {
         );
     }
 
+    /// Entry points that declare other classes than the main one (the
+    /// idna crate: Unicode scalar values only, no annotations, no error
+    /// kinds) differ from it only as those classes explain: the built-in
+    /// Punycode implementations, each an entry point of the clean-room
+    /// code, are never reported.
+    #[test]
+    fn what_an_entry_point_declares_explains_its_differences() {
+        let others = ["rfc-c", "idna", "bootstring"]
+            .into_iter()
+            .map(|name| EntryPoint {
+                spec: name.into(),
+                engine: crate::engines::by_name(Codec::Punycode, name).unwrap(),
+            })
+            .collect();
+        let all = EntryPoints::new(Box::new(crate::engines::CleanRoom), others).unwrap();
+        let mut settings = settings();
+        settings.cases = Some(3000);
+        let report = check(&all, &settings).unwrap();
+        assert!(report.conforming(), "{}", report.to_text());
+        assert!(report.campaign.stats.property_checks > 0);
+    }
+
     /// Entry points of another codec cannot be compared: a clear error.
     #[test]
     fn an_entry_point_of_another_codec_is_refused() {

@@ -28,7 +28,7 @@
 use super::compare::{Request, ask, is_refusal};
 use super::vectors::{CodePoints, Expected};
 use crate::codec::Codec;
-use crate::engines::{Engine, EngineError, check_supported};
+use crate::engines::{Capabilities, Engine, EngineError, check_supported};
 use crate::punycode::{self, DELIMITER};
 
 /// Which property failed.
@@ -368,14 +368,41 @@ pub fn check_all(
         .or_else(|| check_spellings(engine, request, answer))
 }
 
-/// Whether two entry points' answers to one question agree: the same
-/// result, or both a refusal (of any kind, in any words).
-pub fn answers_agree(a: &Result<Expected, EngineError>, b: &Result<Expected, EngineError>) -> bool {
-    match (a, b) {
-        (Ok(Expected::Encoded(a)), Ok(Expected::Encoded(b))) => a == b,
-        (Ok(Expected::Decoded(a)), Ok(Expected::Decoded(b))) => a == b,
-        (a, b) => is_refusal(a) && is_refusal(b),
+/// Whether another entry point's answer `b` to `request` agrees with the
+/// main one's, `a`, each beside what its entry point declares: both a
+/// refusal (of any kind, in any words), a decoding the main one refuses
+/// because it lies outside its declared domain, or else `b` judged
+/// against `a` as against the reference, so that what the other declares
+/// (its domain, its limits, its listed deviations, its error detail)
+/// explains a difference as it would there. Case flags count only where
+/// both declare annotations.
+pub fn answers_agree(
+    codec: Codec,
+    request: &Request,
+    (a_caps, a): (&Capabilities, &Result<Expected, EngineError>),
+    (b_caps, b): (&Capabilities, &Result<Expected, EngineError>),
+) -> bool {
+    if is_refusal(a) && is_refusal(b) {
+        return true;
     }
+    let expected = match a {
+        Ok(answer) => answer.clone(),
+        Err(_) if is_refusal(a) => {
+            if let Ok(Expected::Decoded(y)) = b
+                && y.values.iter().any(|&cp| !a_caps.domain.contains(cp))
+            {
+                return true;
+            }
+            Expected::Error(punycode::ErrorKind::BadInput)
+        }
+        // No answer of the main one: nothing to compare.
+        Err(_) => return true,
+    };
+    let flags_matter = a_caps.annotations && b_caps.annotations;
+    !matches!(
+        super::compare::evaluate(b_caps, codec, request, &expected, b, flags_matter),
+        super::compare::Verdict::Nonconformance(_)
+    )
 }
 
 /// Entry points agree (the module docs): each other entry point of
@@ -407,7 +434,13 @@ pub fn check_entry_points(
         if matches!(theirs, Err(EngineError::Cancelled)) {
             return None;
         }
-        (!answers_agree(answer, &theirs)).then(|| Violation {
+        let agree = answers_agree(
+            engine.codec(),
+            request,
+            (&engine.capabilities(), answer),
+            (&caps, &theirs),
+        );
+        (!agree).then(|| Violation {
             property: Property::EntryPoints,
             detail: format!(
                 "--impl answered {}; entry point {} answered {}",
