@@ -410,8 +410,7 @@ pub(crate) struct ReproArgs {
     /// Another entry point of the same implementation (a spec as --impl
     /// takes, declared as it is), asked the question beside it: exits 1
     /// when the two answer differently (the reproducer of a cause of kind
-    /// entry-points).
-    /// Give it once per entry point.
+    /// entry-points). Give it once per entry point.
     #[arg(long = "entry-point", value_name = "SPEC")]
     pub(crate) entry_points: Vec<String>,
     /// Code points to encode, as u+XXXX/U+XXXX tokens.
