@@ -121,6 +121,7 @@ impl Exec {
     /// A timeout says what it had printed on standard output by then, if
     /// anything.
     fn run_once(&self, mode: &str, input: Vec<u8>, allowed: Duration) -> Result<Run, Missed> {
+        let started = Instant::now();
         let mut child = self.program.spawn(&[mode]).map_err(Missed::Failed)?;
         let mut stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
@@ -166,16 +167,26 @@ impl Exec {
                 ))));
             }
         };
-        // Whatever it left running in its group must not hold the pipes open.
+        // Whatever it left running in its group was ended with it (forget);
+        // the pipes close once their readers see it, which on a loaded
+        // machine may take a while: they have the rest of the answer's
+        // time limit (a second at least). Still open then (something that
+        // left the group holds them), the answer is missed as a hang is,
+        // and asked again with the longer limit.
         let _ = feeder.join();
-        let grace = Duration::from_secs(1);
+        let until = started + allowed;
+        let left = || {
+            until
+                .saturating_duration_since(Instant::now())
+                .max(Duration::from_secs(1))
+        };
         let (Ok(stdout), Ok(stderr)) = (
-            out_reader.recv_timeout(grace),
-            err_reader.recv_timeout(grace),
+            out_reader.recv_timeout(left()),
+            err_reader.recv_timeout(left()),
         ) else {
-            return Err(Missed::Failed(EngineError::Broken(
-                "its output streams stayed open after it exited".into(),
-            )));
+            return Err(Missed::TimedOut(
+                "; it exited, but its output streams stayed open".into(),
+            ));
         };
         let (Some(stdout), Some(stderr)) = (stdout, stderr) else {
             return Err(Missed::Failed(EngineError::Broken(format!(
