@@ -406,9 +406,9 @@ pub fn answers_agree(
 }
 
 /// Entry points agree (the module docs): each other entry point of
-/// `engine` ([`Engine::entry_points`]) that may be asked `request` gives
-/// `answer`, the main one's, again: the same result, or a refusal where it
-/// refuses. The first that does not is the violation, with both answers.
+/// `engine` ([`Engine::entry_points`]) that may be asked `request` answers
+/// it as `answer`, the main one's, by [`answers_agree`]. The first that
+/// does not is the violation, with both answers.
 /// A main answer that is no answer (a crash, a hang, a cancelled question)
 /// is the differential run's to judge; an other's crash, hang or broken
 /// answer is a disagreement, since nothing else asks it.
