@@ -219,21 +219,19 @@ pub fn run(settings: &ReproSettings, out: &mut Output) -> Outcome {
         .filter(|_| !engine.entry_points().is_empty())
     {
         for other in engine.entry_points() {
-            let theirs = compare::ask(other.engine.as_ref(), &request);
-            let agree = properties::answers_agree(
-                codec,
-                &request,
-                (&engine.capabilities(), answer),
-                (&other.engine.capabilities(), &theirs),
-            );
             say!(out, "entry point:     {}", other.spec);
-            say!(
-                out,
-                "  answered:      {}{}",
-                excerpt(&compare::describe(&theirs)),
-                if agree { "" } else { "  (DIFFERS from --impl)" }
-            );
-            conforming &= agree;
+            match properties::ask_entry_point(engine.as_ref(), other, &request, answer) {
+                Some((theirs, agree)) => {
+                    say!(
+                        out,
+                        "  answered:      {}{}",
+                        excerpt(&compare::describe(&theirs)),
+                        if agree { "" } else { "  (DIFFERS from --impl)" }
+                    );
+                    conforming &= agree;
+                }
+                None => say!(out, "  not asked (what it declares, or no answer in time)"),
+            }
         }
     }
     if settings.properties {

@@ -36,13 +36,13 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::compare::{
-    BeyondOwnLimit, UNDECLARED_LIMIT, Verdict, ask, evaluate, is_refusal, reference_for,
+    BeyondOwnLimit, UNDECLARED_LIMIT, Verdict, ask, askable, evaluate, is_refusal, reference_for,
 };
 use super::limit_hint;
 use super::minimize::{Budget, minimize};
 use super::properties::{self, Property, Violation};
 use crate::codec::Codec;
-use crate::engines::{Capabilities, Engine, EngineError, check_supported};
+use crate::engines::{Capabilities, Engine, EngineError};
 use crate::punycode::{self, BadInputReason};
 use crate::vocabulary::excerpt::without_lengths;
 use crate::vocabulary::{Expected, Request, excerpt};
@@ -492,12 +492,14 @@ pub fn violation_key(codec: Codec, request: &Request, v: &Violation) -> Key {
         return property_key(request, v.property);
     };
     let spec = &d.spec;
-    let got = match (&d.main, &d.other) {
-        (_, Err(EngineError::Crashed(_) | EngineError::Hung(_) | EngineError::Memory(_)))
-        | (_, Err(EngineError::Broken(_))) => {
-            format!("entry point {spec}: {}", got_brief(&d.other))
-        }
-        (main, other) => match (is_refusal(main), is_refusal(other)) {
+    let got = match &d.other {
+        Err(
+            EngineError::Crashed(_)
+            | EngineError::Hung(_)
+            | EngineError::Memory(_)
+            | EngineError::Broken(_),
+        ) => format!("entry point {spec}: {}", got_brief(&d.other)),
+        other => match (is_refusal(&d.main), is_refusal(other)) {
             (false, true) => format!("entry point {spec} refuses what --impl accepts"),
             (true, false) => format!("entry point {spec} accepts what --impl refuses"),
             _ => format!("entry point {spec} answers another result than --impl"),
@@ -995,25 +997,18 @@ fn split(group: Group, witnessed: &Witnessed) -> (Option<Group>, Vec<(Group, Bes
     (Some(known), new)
 }
 
-/// Whether `engine` may be asked `request` at all, by what it declares
-/// (a candidate of minimization may leave its domain or its channel; a
-/// long input of the cost probe, its limits).
-pub(super) fn askable(engine: &dyn Engine, request: &Request) -> bool {
-    let caps = engine.capabilities();
-    match request {
-        Request::Encode { code_points, flags } => {
-            check_supported(&caps, Some((code_points, flags.is_some())), None).is_ok()
-        }
-        Request::Decode(bytes) => check_supported(&caps, None, Some(bytes)).is_ok(),
-    }
-}
-
 /// Whether `candidate` still shows the cause `key`.
 fn shows(engine: &dyn Engine, key: &Key, property: Option<Property>, candidate: &Request) -> bool {
     if !askable(engine, candidate) {
         return false;
     }
     let answer = ask(engine, candidate);
+    let codec = engine.codec();
+    // Entry points disagree whatever the reference says: it is not asked.
+    if property == Some(Property::EntryPoints) {
+        return properties::check_entry_points(engine, candidate, &answer)
+            .is_some_and(|v| violation_key(codec, candidate, &v) == *key);
+    }
     // A property is checked where the answer conforms, as the campaign
     // checks it: a candidate the reference disputes shows another cause.
     let caps = engine.capabilities();
@@ -1022,13 +1017,7 @@ fn shows(engine: &dyn Engine, key: &Key, property: Option<Property>, candidate: 
         (reference, verdict)
     });
     let nonconforming = matches!(&judged, Some((_, Verdict::Nonconformance(_))));
-    let codec = engine.codec();
     match (property, &judged) {
-        // Entry points disagree whatever the reference says.
-        (Some(Property::EntryPoints), _) => {
-            properties::check_entry_points(engine, candidate, &answer)
-                .is_some_and(|v| violation_key(codec, candidate, &v) == *key)
-        }
         (Some(p), _) => {
             !nonconforming
                 && properties::check_all(engine, candidate, &answer, true)

@@ -74,6 +74,20 @@ pub fn ask(engine: &dyn Engine, request: &Request) -> Result<Expected, EngineErr
     }
 }
 
+/// Whether `engine` may be asked `request` at all, by what it declares
+/// (a candidate of minimization may leave its domain or its channel; a
+/// long input of the cost probe, its limits; a question of `--impl`, what
+/// another entry point declares).
+pub fn askable(engine: &dyn Engine, request: &Request) -> bool {
+    let caps = engine.capabilities();
+    match request {
+        Request::Encode { code_points, flags } => {
+            check_supported(&caps, Some((code_points, flags.is_some())), None).is_ok()
+        }
+        Request::Decode(bytes) => check_supported(&caps, None, Some(bytes)).is_ok(),
+    }
+}
+
 pub use crate::c_reference::answer as reference;
 
 /// The answer of `codec`'s reference implementation (the C reference for

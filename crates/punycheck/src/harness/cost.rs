@@ -833,7 +833,7 @@ pub fn measure_up_to(
             }
             break;
         }
-        if !causes::askable(engine, &request) {
+        if !super::compare::askable(engine, &request) {
             series.end = End::DeclaredLimit;
             break;
         }

@@ -28,7 +28,7 @@
 use super::compare::{Request, ask, is_refusal};
 use super::vectors::{CodePoints, Expected};
 use crate::codec::Codec;
-use crate::engines::{Capabilities, Engine, EngineError, check_supported};
+use crate::engines::{Capabilities, Engine, EngineError, EntryPoint, check_supported};
 use crate::punycode::{self, DELIMITER};
 
 /// Which property failed.
@@ -405,6 +405,32 @@ pub fn answers_agree(
     )
 }
 
+/// `other`'s answer to `request`, which `engine`'s main entry point
+/// answered `answer`, and whether the two agree ([`answers_agree`]);
+/// `None` when `other` declares it cannot be asked this, or its answer
+/// was cut by the run's deadline.
+pub fn ask_entry_point(
+    engine: &dyn Engine,
+    other: &EntryPoint,
+    request: &Request,
+    answer: &Result<Expected, EngineError>,
+) -> Option<(Result<Expected, EngineError>, bool)> {
+    if !super::compare::askable(other.engine.as_ref(), request) {
+        return None;
+    }
+    let theirs = ask(other.engine.as_ref(), request);
+    if matches!(theirs, Err(EngineError::Cancelled)) {
+        return None;
+    }
+    let agree = answers_agree(
+        engine.codec(),
+        request,
+        (&engine.capabilities(), answer),
+        (&other.engine.capabilities(), &theirs),
+    );
+    Some((theirs, agree))
+}
+
 /// Entry points agree (the module docs): each other entry point of
 /// `engine` ([`Engine::entry_points`]) that may be asked `request` answers
 /// it as `answer`, the main one's, by [`answers_agree`]. The first that
@@ -417,29 +443,11 @@ pub fn check_entry_points(
     request: &Request,
     answer: &Result<Expected, EngineError>,
 ) -> Option<Violation> {
-    let others = engine.entry_points();
-    if others.is_empty() || !(answer.is_ok() || is_refusal(answer)) {
+    if !(answer.is_ok() || is_refusal(answer)) {
         return None;
     }
-    others.iter().find_map(|other| {
-        let caps = other.engine.capabilities();
-        let askable = match request {
-            Request::Encode { code_points, flags } => {
-                check_supported(&caps, Some((code_points, flags.is_some())), None)
-            }
-            Request::Decode(bytes) => check_supported(&caps, None, Some(bytes)),
-        };
-        askable.ok()?;
-        let theirs = ask(other.engine.as_ref(), request);
-        if matches!(theirs, Err(EngineError::Cancelled)) {
-            return None;
-        }
-        let agree = answers_agree(
-            engine.codec(),
-            request,
-            (&engine.capabilities(), answer),
-            (&caps, &theirs),
-        );
+    engine.entry_points().iter().find_map(|other| {
+        let (theirs, agree) = ask_entry_point(engine, other, request, answer)?;
         (!agree).then(|| Violation {
             property: Property::EntryPoints,
             detail: format!(
