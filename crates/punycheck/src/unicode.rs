@@ -87,50 +87,87 @@ pub fn first_assigned_after(
         .find(|&cp| assigned_after(cp, version))
 }
 
-/// Code points whose UTS #46 mapping changed in a later version than the
-/// one that assigned them, with that version and the change: an
+/// A change to one range of UTS #46's IdnaMappingTable after the version
+/// that assigned its code points (`uts46_changes.txt` beside this file).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MappingChange {
+    /// The first code point of the range.
+    pub first: u32,
+    /// The last code point of the range.
+    pub last: u32,
+    /// The version whose table first has the change.
+    pub since: UnicodeVersion,
+    /// The entry before: `disallowed`, `mapped 0073 0073`, ...
+    pub before: &'static str,
+    /// The entry since: `ignored`, `mapped 00DF`, ...
+    pub after: &'static str,
+}
+
+impl fmt::Display for MappingChange {
+    /// `is ignored since Unicode 16.0's IdnaMappingTable (disallowed
+    /// before)`, for one code point of the range.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "is {} since Unicode {}'s IdnaMappingTable ({} before)",
+            entry_words(self.after),
+            self.since,
+            entry_words(self.before)
+        )
+    }
+}
+
+/// An entry of `uts46_changes.txt` in words: `mapped 00DF` is "mapped to
+/// U+00DF".
+fn entry_words(entry: &str) -> String {
+    match entry.strip_prefix("mapped ") {
+        Some(to) => {
+            let to: Vec<String> = to.split(' ').map(|cp| format!("U+{cp}")).collect();
+            format!("mapped to {}", to.join(" "))
+        }
+        None => entry.to_string(),
+    }
+}
+
+/// Every change of `uts46_changes.txt`: code points whose UTS #46 mapping
+/// changed in a later version than the one that assigned them. An
 /// implementation of an older table maps them the old way, as its
 /// declared version says it would.
-pub const MAPPING_CHANGES: &[(u32, UnicodeVersion, &str)] = &[
-    (
-        0x1E9E,
-        UNICODE_15_1,
-        "maps to U+00DF since Unicode 15.1's IdnaMappingTable (UTC-176; to ss before)",
-    ),
-    (
-        0x2260,
-        UNICODE_15_1,
-        "is valid since Unicode 15.1's IdnaMappingTable (disallowed_STD3_valid in 15.0's: its decomposition holds =)",
-    ),
-    (
-        0x226E,
-        UNICODE_15_1,
-        "is valid since Unicode 15.1's IdnaMappingTable (disallowed_STD3_valid in 15.0's: its decomposition holds <)",
-    ),
-    (
-        0x226F,
-        UNICODE_15_1,
-        "is valid since Unicode 15.1's IdnaMappingTable (disallowed_STD3_valid in 15.0's: its decomposition holds >)",
-    ),
-];
-
-/// Unicode 15.1, where UTS #46 revision 31 changed the mapping table.
-const UNICODE_15_1: UnicodeVersion = UnicodeVersion {
-    major: 15,
-    minor: 1,
-};
+pub fn mapping_changes() -> &'static [MappingChange] {
+    static CHANGES: OnceLock<Vec<MappingChange>> = OnceLock::new();
+    CHANGES.get_or_init(|| {
+        include_str!("uts46_changes.txt")
+            .lines()
+            .filter(|line| !line.starts_with('#') && !line.is_empty())
+            .map(|line| {
+                let fields: Vec<&'static str> = line.split(';').collect();
+                let [range, since, before, after] = fields[..] else {
+                    panic!("uts46_changes.txt: {line:?} is not RANGE;VERSION;BEFORE;AFTER");
+                };
+                let (first, last) = range.split_once("..").expect("a range");
+                MappingChange {
+                    first: u32::from_str_radix(first, 16).expect("a code point"),
+                    last: u32::from_str_radix(last, 16).expect("a code point"),
+                    since: since.parse().expect("a version"),
+                    before,
+                    after,
+                }
+            })
+            .collect()
+    })
+}
 
 /// The first of `code_points` whose UTS #46 mapping changed after
-/// `version`, with what changed ([`MAPPING_CHANGES`]).
+/// `version`, with the change ([`mapping_changes`]).
 pub fn first_remapped_after(
     code_points: impl IntoIterator<Item = u32>,
     version: UnicodeVersion,
-) -> Option<(u32, UnicodeVersion, &'static str)> {
+) -> Option<(u32, MappingChange)> {
     code_points.into_iter().find_map(|cp| {
-        MAPPING_CHANGES
+        mapping_changes()
             .iter()
-            .find(|&&(changed, since, _)| changed == cp && since > version)
-            .copied()
+            .find(|change| (change.first..=change.last).contains(&cp) && change.since > version)
+            .map(|&change| (cp, change))
     })
 }
 
@@ -204,18 +241,75 @@ mod tests {
         let v15_1 = "15.1".parse().unwrap();
         let found = first_remapped_after([0x61, 0x1E9E], v15_0);
         assert_eq!(
-            found.map(|(cp, since, _)| (cp, since)),
+            found.map(|(cp, change)| (cp, change.since)),
             Some((0x1E9E, v15_1))
         );
         assert_eq!(first_remapped_after([0x1E9E], v15_1), None);
         assert_eq!(first_remapped_after([0x61, 0xDF], v15_0), None);
     }
     use super::*;
+    use icu_normalizer::uts46::Uts46MapperBorrowed;
     use icu_properties::props::{GeneralCategory, NoncharacterCodePoint};
     use icu_properties::{CodePointMapData, CodePointSetData};
 
     fn v(text: &str) -> UnicodeVersion {
         text.parse().unwrap()
+    }
+
+    #[test]
+    fn every_listed_change_is_what_the_references_data_does_now() {
+        // Each "after" of uts46_changes.txt, read against ICU4X's UTS #46
+        // mapper (the references' data): an ignored code point maps to
+        // nothing, a mapped one to what the file says, a valid one to
+        // itself and passes validation; and each "before" differs.
+        let mapper = Uts46MapperBorrowed::new();
+        let changes = mapping_changes();
+        assert!(changes.len() > 100, "{} changes read", changes.len());
+        for change in changes {
+            assert_ne!(change.before, change.after, "{change:?}");
+            assert!(change.since <= REFERENCE, "{change:?}");
+            for cp in change.first..=change.last {
+                let c = char::from_u32(cp).unwrap();
+                let now: Vec<char> = mapper.map_normalize(std::iter::once(c)).collect();
+                let expected: Vec<char> = match change.after {
+                    "ignored" => vec![],
+                    "valid" => {
+                        let validated: Vec<char> =
+                            mapper.normalize_validate(std::iter::once(c)).collect();
+                        assert_eq!(validated, vec![c], "u+{cp:04X} is not valid now");
+                        vec![c]
+                    }
+                    mapped => mapped
+                        .strip_prefix("mapped ")
+                        .unwrap_or_else(|| panic!("u+{cp:04X}: {mapped:?}"))
+                        .split(' ')
+                        .map(|hex| char::from_u32(u32::from_str_radix(hex, 16).unwrap()).unwrap())
+                        .collect(),
+                };
+                assert_eq!(now, expected, "u+{cp:04X}: {change:?}");
+                assert!(
+                    age(cp).is_some_and(|age| age < change.since),
+                    "u+{cp:04X} was assigned by the change's version or later"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_change_reads_as_a_reason() {
+        let v15_0 = "15.0".parse().unwrap();
+        let (cp, change) = first_remapped_after([0x62, 0x2061], v15_0).unwrap();
+        assert_eq!(cp, 0x2061);
+        assert_eq!(
+            change.to_string(),
+            "is ignored since Unicode 16.0's IdnaMappingTable (disallowed before)"
+        );
+        let (_, change) = first_remapped_after([0x1E9E], v15_0).unwrap();
+        assert_eq!(
+            change.to_string(),
+            "is mapped to U+00DF since Unicode 15.1's IdnaMappingTable \
+             (mapped to U+0073 U+0073 before)"
+        );
     }
 
     #[test]

@@ -244,12 +244,13 @@ fn newer_than_declared(
 /// assigned after it; `None` when neither is there.
 fn version_explains(code_points: &[u32], declared: UnicodeVersion) -> Option<String> {
     let reference = crate::unicode::REFERENCE;
-    if let Some((cp, since, change)) =
+    if let Some((cp, change)) =
         crate::unicode::first_remapped_after(code_points.iter().copied(), declared)
     {
         return Some(format!(
-            "u+{cp:04X} {change}: a change of Unicode {since}, after the {declared} it \
-             declares (the references' data is Unicode {reference})"
+            "u+{cp:04X} {change}: a change of Unicode {}, after the {declared} it \
+             declares (the references' data is Unicode {reference})",
+            change.since
         ));
     }
     let cp = crate::unicode::first_assigned_after(code_points.iter().copied(), declared)?;
