@@ -13,7 +13,7 @@
 //! Steps with `uses:` (the uploads) are not run: their `with:` values are
 //! evaluated, and the paths they upload must exist.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::fs;

@@ -21,7 +21,7 @@
 //! (`--codec domain`) through `adapters/domain/`, each cause's note in its
 //! baseline.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::Path;
@@ -233,7 +233,7 @@ fn a_skipped_gate_shows_in_the_test_output() {
     std::fs::create_dir_all(&empty).unwrap();
     let run = |all: bool| {
         let mut test = Command::new(std::env::current_exe().unwrap());
-        test.args(["ruby_simpleidn", "--exact"])
+        test.args(["adapters::ruby_simpleidn", "--exact"])
             .env("PATH", &empty)
             .env_remove("PUNYCHECK_ADAPTERS");
         if all {

@@ -7,7 +7,7 @@
 //! The program is `tests/impls/answers.py`, pyny's correct codec behind
 //! `pipe:` with the answers these tests need.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

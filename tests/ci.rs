@@ -5,7 +5,7 @@
 //! line by line, a built-in's time limit, and regression files that stay
 //! loadable.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Read, Write};

@@ -1,7 +1,7 @@
 //! The `punycheck` command as a user runs it: exit statuses, messages,
 //! reports, and the exec: protocol end to end with the RFC's own wrapper.
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Output};
 

@@ -6,7 +6,7 @@
 //! implementation without a plant conforms, under a registry's switches
 //! and under the URL Standard's.
 
-mod common;
+use crate::common;
 
 use common::{BIN, assert_first_reproducer_exits_1, punycheck, python, run_first_reproducer};
 

@@ -10,7 +10,7 @@
 //! judged, `--bug ascii-fast-path` (bun#41464: a name of ASCII only
 //! answered as it is) the other one.
 
-mod common;
+use crate::common;
 
 use common::{BIN, assert_every_reproducer_exits_1, assert_valid, punycheck, python};
 

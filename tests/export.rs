@@ -4,7 +4,7 @@
 //! every test in it, read back as another project would read it, is what
 //! the codec's C reference answers.
 
-mod common;
+use crate::common;
 
 use common::punycheck;
 use punycheck::codec::Codec;

@@ -5,7 +5,7 @@
 //! same question (as `roundtrip`, `diff_idna` and the engine targets already
 //! did). Shown on planted wrong answers, and the line run as it is printed.
 
-mod common;
+use crate::common;
 
 use punycheck::fuzz;
 use punycheck::harness::compare::Request;

@@ -4,7 +4,7 @@
 //! `pipe:` with the rule each breaks, and each reproducer exits 1; the
 //! implementation without a plant conforms.
 
-mod common;
+use crate::common;
 
 use common::{
     BIN, assert_every_reproducer_exits_1, assert_first_reproducer_exits_1, punycheck, python,

@@ -4,7 +4,7 @@
 //! through its batch mode), and against the round-trip and uniqueness
 //! properties, with the fuzz oracles of `src/fuzz/lace.rs`.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::io::Write;

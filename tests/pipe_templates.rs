@@ -4,7 +4,7 @@
 //! reports about the implementation behind it has a reproducer that
 //! reproduces.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

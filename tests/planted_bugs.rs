@@ -13,7 +13,7 @@
 //! and 26-bit limits, buffer sizes, the end of the input) is still
 //! reported.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -42,7 +42,7 @@
 //! machine or build lacks ([`missing`]) is skipped, visibly
 //! (`common::skip`).
 
-mod common;
+use crate::common;
 
 use std::fmt::Write as _;
 use std::fs;

@@ -10,7 +10,7 @@
 //! `underscore-digit` reads `_` as a digit; both are "accepts what the
 //! reference rejects (bad_input (not a digit))".
 
-mod common;
+use crate::common;
 
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;

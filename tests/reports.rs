@@ -11,7 +11,7 @@
 //! (`cargo insta review`, or `INSTA_UPDATE=always cargo test --test
 //! reports`).
 
-mod common;
+use crate::common;
 
 use std::process::Output;
 

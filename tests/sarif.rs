@@ -5,7 +5,7 @@
 //! fails a recorded cause that no longer reproduces, and says so when a
 //! check could not start.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -8,7 +8,7 @@
 //! depends on speed: each run is bounded by `--cases` or `--fail-fast`,
 //! with a generous `--seconds` ceiling.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::path::PathBuf;

@@ -3,7 +3,7 @@
 //! and uniqueness properties, strict mode against `std::str::from_utf8`,
 //! and the fuzz oracles.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::Stdio;
