@@ -150,10 +150,7 @@ pub fn engine_of(
         .map(|other| {
             let engine =
                 from_spec(other, &options).map_err(|e| format!("entry point {other:?}: {e}"))?;
-            Ok(EntryPoint {
-                spec: other.clone(),
-                engine,
-            })
+            Ok(EntryPoint::new(other.clone(), engine))
         })
         .collect::<Result<Vec<_>, String>>()?;
     Ok(Box::new(

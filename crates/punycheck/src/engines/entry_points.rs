@@ -11,6 +11,8 @@
 //! ([`crate::harness::properties::Property::EntryPoints`]), whichever of
 //! the two the reference agrees with.
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use super::{Capabilities, DecodeResult, EncodeResult, Engine, SpecError};
 use crate::codec::Codec;
 
@@ -21,6 +23,39 @@ pub struct EntryPoint {
     pub spec: String,
     /// The implementation behind it.
     pub engine: Box<dyn Engine>,
+    /// Its hangs in a row, up to now.
+    hangs: AtomicU32,
+}
+
+impl EntryPoint {
+    /// The hangs in a row after which an entry point is asked no more:
+    /// each costs its time limit twice, and its hang is already a cause.
+    pub const MOST_HANGS: u32 = 3;
+
+    /// The entry point `spec`, answered by `engine`.
+    pub fn new(spec: impl Into<String>, engine: Box<dyn Engine>) -> Self {
+        EntryPoint {
+            spec: spec.into(),
+            engine,
+            hangs: AtomicU32::new(0),
+        }
+    }
+
+    /// Whether it hung [`Self::MOST_HANGS`] times in a row: not to be
+    /// asked again.
+    pub fn given_up(&self) -> bool {
+        self.hangs.load(Ordering::Relaxed) >= Self::MOST_HANGS
+    }
+
+    /// Counts one answer: a hang adds to the hangs in a row, anything
+    /// else ends them.
+    pub fn answered(&self, hung: bool) {
+        if hung {
+            self.hangs.fetch_add(1, Ordering::Relaxed);
+        } else {
+            self.hangs.store(0, Ordering::Relaxed);
+        }
+    }
 }
 
 /// An implementation reached through a main entry point and others that
@@ -135,10 +170,7 @@ mod tests {
     fn entry_points_that_agree_conform() {
         let both = EntryPoints::new(
             punycode("main", false),
-            vec![EntryPoint {
-                spec: "twin".into(),
-                engine: punycode("twin", false),
-            }],
+            vec![EntryPoint::new("twin", punycode("twin", false))],
         )
         .unwrap();
         let report = check(&both, &settings()).unwrap();
@@ -154,10 +186,7 @@ mod tests {
     fn an_entry_point_that_answers_otherwise_is_a_cause_naming_it() {
         let both = EntryPoints::new(
             punycode("main", false),
-            vec![EntryPoint {
-                spec: "fast".into(),
-                engine: punycode("fast", true),
-            }],
+            vec![EntryPoint::new("fast", punycode("fast", true))],
         )
         .unwrap();
         let report = check(&both, &settings()).unwrap();
@@ -187,9 +216,11 @@ mod tests {
     fn what_an_entry_point_declares_explains_its_differences() {
         let others = ["rfc-c", "idna", "bootstring"]
             .into_iter()
-            .map(|name| EntryPoint {
-                spec: name.into(),
-                engine: crate::engines::by_name(Codec::Punycode, name).unwrap(),
+            .map(|name| {
+                EntryPoint::new(
+                    name,
+                    crate::engines::by_name(Codec::Punycode, name).unwrap(),
+                )
             })
             .collect();
         let all = EntryPoints::new(Box::new(crate::engines::CleanRoom), others).unwrap();
@@ -200,16 +231,62 @@ mod tests {
         assert!(report.campaign.stats.property_checks > 0);
     }
 
+    /// An entry point that hangs on every question is asked no more after
+    /// three hangs in a row: its hang is one cause, and the check does not
+    /// spend each question's time limit on it.
+    #[test]
+    fn an_entry_point_that_always_hangs_is_given_up() {
+        struct Hangs(std::sync::Arc<AtomicU32>, Box<dyn Engine>);
+        impl Engine for Hangs {
+            fn name(&self) -> &str {
+                "hangs"
+            }
+            fn capabilities(&self) -> Capabilities {
+                self.1.capabilities()
+            }
+            fn encode(&self, _: &[u32], _: Option<&[bool]>) -> EncodeResult {
+                self.0.fetch_add(1, Ordering::Relaxed);
+                Err(crate::engines::EngineError::Hung("planted".into()))
+            }
+            fn decode(&self, _: &[u8]) -> DecodeResult {
+                self.0.fetch_add(1, Ordering::Relaxed);
+                Err(crate::engines::EngineError::Hung("planted".into()))
+            }
+        }
+        let asked = std::sync::Arc::new(AtomicU32::new(0));
+        let hangs = Hangs(asked.clone(), punycode("hangs", false));
+        let both = EntryPoints::new(
+            punycode("main", false),
+            vec![EntryPoint::new("hangs", Box::new(hangs))],
+        )
+        .unwrap();
+        let report = check(&both, &settings()).unwrap();
+        let causes = &report.campaign.causes;
+        assert!(
+            !causes.is_empty()
+                && causes
+                    .iter()
+                    .all(|c| c.key.got == "entry point hangs: hang"),
+            "{}",
+            report.to_text()
+        );
+        // Three hangs in the run, then one more to confirm each cause: a
+        // hang is not minimized.
+        let asked = asked.load(Ordering::Relaxed) as usize;
+        assert!(
+            asked <= EntryPoint::MOST_HANGS as usize + causes.len(),
+            "asked {asked} times for {} causes",
+            causes.len()
+        );
+    }
+
     /// Entry points of another codec cannot be compared: a clear error.
     #[test]
     fn an_entry_point_of_another_codec_is_refused() {
         let other = crate::engines::by_name(Codec::Lace, "cleanroom").unwrap();
         let error = EntryPoints::new(
             punycode("main", false),
-            vec![EntryPoint {
-                spec: "lace".into(),
-                engine: other,
-            }],
+            vec![EntryPoint::new("lace", other)],
         )
         .err()
         .unwrap();

@@ -124,7 +124,7 @@ fn judge_one(
     };
     let entry_point = match &answer {
         Some(answer) if properties_too && verdict != Verdict::Unfinished => {
-            properties::check_entry_points(engine, request, answer)
+            properties::check_entry_points_in_run(engine, request, answer)
         }
         _ => None,
     };

@@ -456,6 +456,12 @@ pub fn key_of(
 }
 
 impl Key {
+    /// Whether the implementation, or one of its entry points
+    /// ([`violation_key`]), hung: each question of it costs a time limit.
+    pub fn is_hang(&self) -> bool {
+        self.kind == Kind::Hang || (self.kind == Kind::EntryPoints && self.got.ends_with(": hang"))
+    }
+
     /// What [`super::witness::explain`] reads of it.
     pub fn class(&self) -> super::witness::Class {
         super::witness::Class {
@@ -1103,7 +1109,7 @@ fn confirm(
     let first = describe_now(engine, key, property, request);
     // A hang has already met its time limit twice when it was seen: asked
     // once more, it is confirmed or not, at the cost of one more wait.
-    if key.kind == Kind::Hang {
+    if key.is_hang() {
         return match first {
             Now::Shows(detail, _) => Ok(detail),
             Now::Cancelled => Err((Confirmation::Unconfirmed, None)),
@@ -1206,15 +1212,16 @@ fn resolve_one(
                 .as_ref()
                 .is_none_or(|(codec, e)| &super::witness::explain(*codec, key.class(), c) == e)
     };
-    // A hang costs a time limit per question: it is not minimized. The
-    // minimization leaves a third of its share for confirming.
+    // A hang (of an entry point too) costs a time limit per question: it
+    // is not minimized. The minimization leaves a third of its share for
+    // confirming.
     let mut best = shortest.clone();
     let now = Instant::now();
     let budget = Budget {
         attempts: budget.attempts,
         deadline: now + budget.deadline.saturating_duration_since(now).mul_f64(0.66),
     };
-    if key.kind != Kind::Hang {
+    if !key.is_hang() {
         let half = Budget {
             attempts: budget.attempts / 2,
             deadline: Instant::now()

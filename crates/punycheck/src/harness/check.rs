@@ -296,7 +296,7 @@ pub fn run(
                 continue;
             };
             let request = runner::request_of(case);
-            if let Some(v) = properties::check_entry_points(engine, &request, answer) {
+            if let Some(v) = properties::check_entry_points_in_run(engine, &request, answer) {
                 collector.observe_violation(engine.codec(), &request, &v, Some(&case.name));
             }
         }

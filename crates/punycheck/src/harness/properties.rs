@@ -408,7 +408,8 @@ pub fn answers_agree(
 /// `other`'s answer to `request`, which `engine`'s main entry point
 /// answered `answer`, and whether the two agree ([`answers_agree`]);
 /// `None` when `other` declares it cannot be asked this, or its answer
-/// was cut by the run's deadline.
+/// was cut by the run's deadline. A hang is counted on `other`
+/// ([`EntryPoint::answered`](crate::engines::EntryPoint::answered)).
 pub fn ask_entry_point(
     engine: &dyn Engine,
     other: &EntryPoint,
@@ -422,6 +423,7 @@ pub fn ask_entry_point(
     if matches!(theirs, Err(EngineError::Cancelled)) {
         return None;
     }
+    other.answered(matches!(theirs, Err(EngineError::Hung(_))));
     let agree = answers_agree(
         engine.codec(),
         request,
@@ -438,15 +440,44 @@ pub fn ask_entry_point(
 /// A main answer that is no answer (a crash, a hang, a cancelled question)
 /// is the differential run's to judge; an other's crash, hang or broken
 /// answer is a disagreement, since nothing else asks it.
+/// Minimizing, reproducing and the baseline ask every entry point: see
+/// [`check_entry_points_in_run`] for the run's own questions.
 pub fn check_entry_points(
     engine: &dyn Engine,
     request: &Request,
     answer: &Result<Expected, EngineError>,
 ) -> Option<Violation> {
+    entry_point_violation(engine, request, answer, false)
+}
+
+/// [`check_entry_points`] for a run's questions (vectors, small cases,
+/// generated ones): an entry point that hung
+/// [`EntryPoint::MOST_HANGS`](crate::engines::EntryPoint::MOST_HANGS)
+/// times in a row is asked no more, since each hang costs the question's
+/// time limit twice and its hang is a cause already.
+pub fn check_entry_points_in_run(
+    engine: &dyn Engine,
+    request: &Request,
+    answer: &Result<Expected, EngineError>,
+) -> Option<Violation> {
+    entry_point_violation(engine, request, answer, true)
+}
+
+/// The first entry point that disagrees with `answer` on `request`; with
+/// `skip_given_up`, those that hung too often are not asked.
+fn entry_point_violation(
+    engine: &dyn Engine,
+    request: &Request,
+    answer: &Result<Expected, EngineError>,
+    skip_given_up: bool,
+) -> Option<Violation> {
     if !(answer.is_ok() || is_refusal(answer)) {
         return None;
     }
     engine.entry_points().iter().find_map(|other| {
+        if skip_given_up && other.given_up() {
+            return None;
+        }
         let (theirs, agree) = ask_entry_point(engine, other, request, answer)?;
         (!agree).then(|| Violation {
             property: Property::EntryPoints,
