@@ -8,11 +8,12 @@
 use crate::codec::Codec;
 use crate::domain;
 use crate::engines::{
-    Capabilities, CodePointDomain, DecodeResult, Directions, EncodeResult, Engine, EngineError,
-    ErrorDetail, PunycodeInput,
+    Capabilities, CodePointDomain, DecodeResult, Deviation, Directions, EncodeResult, Engine,
+    EngineError, ErrorDetail, PunycodeInput,
 };
 use crate::label::{self, LabelProfile, LabelRules};
 use crate::punycode::{CaseFlags, Decoded, ErrorKind};
+use crate::vocabulary::{Expected, Request};
 
 /// What both take: one label a question ([`PunycodeInput::LabelLine`]),
 /// Unicode scalar values, no annotations, failures without an RFC 3492
@@ -163,6 +164,79 @@ pub struct IdnaDomain {
     pub profile: LabelProfile,
 }
 
+/// The `idna` crate's bounds on a label's length, which UTS #46 does not
+/// set: ICU4C's, against Punycode's quadratic cost.
+const IDNA_LABEL_LENGTH: Deviation = Deviation {
+    id: "label-length",
+    reason: "refuses a label that, processed, holds a non-ASCII code point and more than 1,000 code points, and an A-label whose Punycode after xn-- is longer than 2,000 bytes (idna 1.1.0, src/uts46.rs: PUNYCODE_ENCODE_MAX_INPUT_LENGTH and PUNYCODE_DECODE_MAX_INPUT_LENGTH, \"ICU4C-compatible\" bounds after ICU-13727 and whatwg/url#824); UTS #46 sets no bound but VerifyDnsLength's",
+    explains: idna_label_too_long,
+};
+
+/// The longest processed label the `idna` crate takes with a non-ASCII
+/// code point, in code points.
+const IDNA_MAX_LABEL: usize = 1000;
+
+/// The longest Punycode after `xn--` the `idna` crate decodes, in bytes.
+const IDNA_MAX_PUNYCODE: usize = 2000;
+
+/// Whether the `idna` crate's refusal `got` is its length bound
+/// ([`IDNA_LABEL_LENGTH`]): the reference answered a name one of whose
+/// labels, processed (A-labels decoded), is longer than the crate takes,
+/// or the question or that answer holds an A-label with more Punycode than
+/// it decodes.
+fn idna_label_too_long(
+    request: &Request,
+    reference: &Expected,
+    got: &Result<Expected, EngineError>,
+) -> bool {
+    let refused = matches!(
+        got,
+        Ok(Expected::Error(_)) | Err(EngineError::Failed(_) | EngineError::Rejected(_))
+    );
+    let labels_of = |text: &str| -> Vec<String> {
+        text.split(domain::SEPARATORS).map(str::to_string).collect()
+    };
+    let answer = match reference {
+        Expected::Decoded(d) => {
+            let text: String = d
+                .values
+                .iter()
+                .filter_map(|&cp| char::from_u32(cp))
+                .collect();
+            labels_of(&text)
+        }
+        Expected::Encoded(ascii) => labels_of(&String::from_utf8_lossy(ascii)),
+        Expected::Error(_) => return false,
+    };
+    let question = match request {
+        Request::Decode(bytes) => labels_of(&String::from_utf8_lossy(bytes)),
+        Request::Encode { code_points, .. } => {
+            let text: String = code_points
+                .iter()
+                .filter_map(|&cp| char::from_u32(cp))
+                .collect();
+            labels_of(&text)
+        }
+    };
+    let long_punycode = |label: &String| {
+        label::has_ace_prefix(label.as_bytes()) && label.len() - 4 > IDNA_MAX_PUNYCODE
+    };
+    let long_label = |label: &String| {
+        let processed: Vec<u32> = if label::has_ace_prefix(label.as_bytes()) {
+            match crate::punycode::decode(&label.as_bytes()[4..]) {
+                Ok(decoded) => decoded.code_points,
+                Err(_) => return false,
+            }
+        } else {
+            label.chars().map(u32::from).collect()
+        };
+        processed.len() > IDNA_MAX_LABEL && processed.iter().any(|&cp| cp >= 0x80)
+    };
+    refused
+        && (answer.iter().any(|l| long_label(l) || long_punycode(l))
+            || question.iter().any(long_punycode))
+}
+
 /// The `idna` crate's arguments for `profile`'s switches.
 fn idna_arguments(profile: LabelProfile) -> (idna::uts46::AsciiDenyList, idna::uts46::Hyphens) {
     let switches = profile.switches;
@@ -189,7 +263,10 @@ impl Engine for IdnaLabel {
     }
 
     fn capabilities(&self) -> Capabilities {
-        capabilities()
+        Capabilities {
+            deviations: &[IDNA_LABEL_LENGTH],
+            ..capabilities()
+        }
     }
 
     fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
@@ -211,7 +288,10 @@ impl Engine for IdnaDomain {
     }
 
     fn capabilities(&self) -> Capabilities {
-        domain_capabilities()
+        Capabilities {
+            deviations: &[IDNA_LABEL_LENGTH],
+            ..domain_capabilities()
+        }
     }
 
     fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult {
@@ -303,3 +383,68 @@ pub use icu::{IcuDomain, IcuLabel};
 
 #[cfg(feature = "icu")]
 mod icu;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Asks the `idna` crate and the reference `request` under UTS #46
+    /// without VerifyDnsLength (which would refuse both): whether the crate
+    /// refused, and whether its listed length bound explains the answer.
+    fn idna_and_bound(request: &Request) -> (bool, bool) {
+        let mut profile = LabelProfile::default();
+        profile.switches.verify_dns_length = false;
+        let engine = IdnaLabel { profile };
+        let reference = LabelReference { profile };
+        let (got, want) = match request {
+            Request::Encode { code_points, .. } => (
+                engine.encode(code_points, None).map(Expected::Encoded),
+                reference
+                    .encode(code_points, None)
+                    .map_or(Expected::Error(ErrorKind::BadInput), Expected::Encoded),
+            ),
+            Request::Decode(bytes) => (
+                engine.decode(bytes).map(|d| Expected::Decoded(d.into())),
+                reference
+                    .decode(bytes)
+                    .map_or(Expected::Error(ErrorKind::BadInput), |d| {
+                        Expected::Decoded(d.into())
+                    }),
+            ),
+        };
+        (got.is_err(), idna_label_too_long(request, &want, &got))
+    }
+
+    fn a_label(cps: &[u32]) -> Vec<u8> {
+        let mut label = b"xn--".to_vec();
+        label.extend(crate::punycode::encode(cps, None).unwrap());
+        label
+    }
+
+    /// The bounds as the crate has them: 1,000 code points of a processed
+    /// label taken, 1,001 refused, and counted after mapping (U+3300 maps
+    /// to four); each refusal explained, and no other refusal.
+    #[test]
+    fn the_idna_crates_length_bound_is_its_own_and_exact() {
+        let cjk = |n: usize| -> Vec<u32> { (0..n as u32).map(|k| 0x4E00 + k % 64).collect() };
+        assert_eq!(
+            idna_and_bound(&Request::Decode(a_label(&cjk(1000)))),
+            (false, false)
+        );
+        assert_eq!(
+            idna_and_bound(&Request::Decode(a_label(&cjk(1001)))),
+            (true, true)
+        );
+        let encode = |cps: Vec<u32>| Request::Encode {
+            code_points: cps,
+            flags: None,
+        };
+        assert_eq!(idna_and_bound(&encode(cjk(1000))), (false, false));
+        assert_eq!(idna_and_bound(&encode(cjk(1001))), (true, true));
+        // 251 × U+3300 is 1,004 code points once mapped.
+        assert_eq!(idna_and_bound(&encode(vec![0x3300; 251])), (true, true));
+        assert_eq!(idna_and_bound(&encode(vec![0x3300; 250])), (false, false));
+        // A refusal the reference shares is no difference to explain.
+        assert_eq!(idna_and_bound(&encode(vec![0x2488; 1200])), (true, false));
+    }
+}
