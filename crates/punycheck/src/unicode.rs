@@ -8,7 +8,10 @@
 //! `DerivedAge.txt` of that version (`unicode_age.txt` beside this file:
 //! its ranges, names left out, under the Unicode License), checked against
 //! ICU4X's data by this module's tests: every code point it says is
-//! assigned, ICU4X has assigned, and no other.
+//! assigned, ICU4X has assigned, and no other. The code points whose UTS #46
+//! mapping changed after they were assigned are `uts46_changes.txt` beside
+//! it, computed from the IdnaMappingTable of each version, each change's
+//! outcome checked against ICU4X's data by the tests too.
 
 use std::fmt;
 use std::str::FromStr;
