@@ -174,6 +174,14 @@ pub fn first_remapped_after(
     })
 }
 
+/// Whether an implementation of `version` may see `code_points`
+/// otherwise than the references: one of them was assigned after it, or
+/// its UTS #46 mapping changed after it.
+pub fn known_otherwise(code_points: &[u32], version: UnicodeVersion) -> bool {
+    first_remapped_after(code_points.iter().copied(), version).is_some()
+        || first_assigned_after(code_points.iter().copied(), version).is_some()
+}
+
 /// Why a version does not parse.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BadVersion(String);

@@ -285,7 +285,7 @@ fn question_code_points(request: &Request) -> Vec<u32> {
 /// differ as the answers do, as the declaration says.
 pub fn beyond_declared_version(caps: &Capabilities, request: &Request) -> bool {
     caps.unicode_version.is_some_and(|declared| {
-        version_explains(&question_code_points(request), declared).is_some()
+        crate::unicode::known_otherwise(&question_code_points(request), declared)
     })
 }
 

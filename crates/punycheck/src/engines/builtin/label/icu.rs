@@ -219,10 +219,7 @@ fn differs_by_version(name: &[u32], want: &[u8], got: &[u8]) -> bool {
     let Some(version) = unicode_version() else {
         return false;
     };
-    let explained = |cps: &[u32]| {
-        crate::unicode::first_remapped_after(cps.iter().copied(), version).is_some()
-            || crate::unicode::first_assigned_after(cps.iter().copied(), version).is_some()
-    };
+    let explained = |cps: &[u32]| crate::unicode::known_otherwise(cps, version);
     let labels: Vec<&[u32]> = name
         .split(|&cp| char::from_u32(cp).is_some_and(|c| crate::domain::SEPARATORS.contains(&c)))
         .collect();

@@ -193,30 +193,23 @@ fn idna_label_too_long(
         got,
         Ok(Expected::Error(_)) | Err(EngineError::Failed(_) | EngineError::Rejected(_))
     );
-    let labels_of = |text: &str| -> Vec<String> {
-        text.split(domain::SEPARATORS).map(str::to_string).collect()
+    if !refused {
+        return false;
+    }
+    let labels_of = |text: &[u8]| -> Vec<String> {
+        String::from_utf8_lossy(text)
+            .split(domain::SEPARATORS)
+            .map(str::to_string)
+            .collect()
     };
     let answer = match reference {
-        Expected::Decoded(d) => {
-            let text: String = d
-                .values
-                .iter()
-                .filter_map(|&cp| char::from_u32(cp))
-                .collect();
-            labels_of(&text)
-        }
-        Expected::Encoded(ascii) => labels_of(&String::from_utf8_lossy(ascii)),
+        Expected::Decoded(d) => labels_of(&crate::unicode::text_of(&d.values)),
+        Expected::Encoded(ascii) => labels_of(ascii),
         Expected::Error(_) => return false,
     };
     let question = match request {
-        Request::Decode(bytes) => labels_of(&String::from_utf8_lossy(bytes)),
-        Request::Encode { code_points, .. } => {
-            let text: String = code_points
-                .iter()
-                .filter_map(|&cp| char::from_u32(cp))
-                .collect();
-            labels_of(&text)
-        }
+        Request::Decode(bytes) => labels_of(bytes),
+        Request::Encode { code_points, .. } => labels_of(&crate::unicode::text_of(code_points)),
     };
     let long_punycode = |label: &String| {
         label::has_ace_prefix(label.as_bytes()) && label.len() - 4 > IDNA_MAX_PUNYCODE
@@ -232,9 +225,7 @@ fn idna_label_too_long(
         };
         processed.len() > IDNA_MAX_LABEL && processed.iter().any(|&cp| cp >= 0x80)
     };
-    refused
-        && (answer.iter().any(|l| long_label(l) || long_punycode(l))
-            || question.iter().any(long_punycode))
+    answer.iter().any(|l| long_label(l) || long_punycode(l)) || question.iter().any(long_punycode)
 }
 
 /// The `idna` crate's arguments for `profile`'s switches.
