@@ -358,6 +358,7 @@ fn prepare(
             e.to_string()
         }
     })?;
+    vectors::refuse_other_codecs(&check.files, codec).map_err(|e| e.to_string())?;
     let cases: Vec<Case> = runner::cases_for(&all, codec);
     let expectations = Expectations::parse(BUILTIN_EXPECTATIONS).map_err(|e| e.to_string())?;
     let budget = check

@@ -147,7 +147,9 @@ pub fn vectors(
     let chosen = if specs.is_empty() {
         codecs(codec)
     } else {
-        vec![codec.unwrap_or(Codec::Punycode)]
+        let codec = codec.unwrap_or(Codec::Punycode);
+        vectors::refuse_other_codecs(files, codec)?;
+        vec![codec]
     };
     for codec in chosen {
         let engines = if specs.is_empty() {

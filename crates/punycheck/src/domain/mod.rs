@@ -66,9 +66,11 @@
 //! prefix is given back by ToUnicode as it is (section 4.2, step 3 fails,
 //! and "the original sequence" is the answer). Step 8 of ToASCII refuses
 //! an empty label always; a trailing empty label is the root and is kept
-//! (section 3.1: "a domain name ... may end with a dot"), and under
-//! VerifyDnsLength the name is at most 253 octets. IDNA2003 has no Bidi
-//! rule across labels.
+//! (section 3.1: "a domain name ... may end with a dot"). RFC 3490 limits
+//! each label to 63 code points (section 4.1, step 8, always) and says
+//! nothing of the whole name's length: UTS #46's 253 octets under
+//! VerifyDnsLength are not applied. IDNA2003 has no Bidi rule across
+//! labels.
 //!
 //! # The URL Standard's host parser
 //!
@@ -369,6 +371,97 @@ impl Refusal {
     }
 }
 
+impl fmt::Display for Refusal {
+    /// The refusal in the reference's words, as a vector's `reason` holds
+    /// it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::Label(error) => error.fmt(f),
+            Refusal::Domain(error) => error.fmt(f),
+        }
+    }
+}
+
+/// How long a name is, each way: what an implementation's own limits
+/// count ([`crate::engines::NameLimits`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sizes {
+    /// The code points of its longest label in Unicode (an A-label
+    /// decoded).
+    pub longest_label_code_points: usize,
+    /// The bytes of its longest label in ASCII (a U-label encoded, with
+    /// `xn--`).
+    pub longest_label_bytes: usize,
+    /// The code points of the name in Unicode, dots included, the root
+    /// label's not.
+    pub name_code_points: usize,
+    /// The bytes of the name in ASCII, dots included, the root label's
+    /// not.
+    pub name_bytes: usize,
+}
+
+impl Sizes {
+    /// The four sizes: a label's code points and bytes, the name's code
+    /// points and bytes.
+    pub fn in_order(&self) -> [usize; 4] {
+        [
+            self.longest_label_code_points,
+            self.longest_label_bytes,
+            self.name_code_points,
+            self.name_bytes,
+        ]
+    }
+
+    /// The sizes of a name as the label or domain codec answers it: ASCII
+    /// (ToASCII) or code points (ToUnicode). `None` for a refusal, or an
+    /// A-label whose Punycode does not decode or a U-label that does not
+    /// encode.
+    pub fn of(answer: &crate::vocabulary::Expected) -> Option<Sizes> {
+        use crate::vocabulary::Expected;
+        let labels: Vec<(usize, usize)> = match answer {
+            Expected::Encoded(ascii) => ascii
+                .split(|&b| b == b'.')
+                .map(|label| {
+                    let code_points = if label::has_ace_prefix(label) {
+                        punycode::decode(&label.to_ascii_lowercase()[4..])
+                            .ok()?
+                            .code_points
+                            .len()
+                    } else {
+                        String::from_utf8_lossy(label).chars().count()
+                    };
+                    Some((code_points, label.len()))
+                })
+                .collect::<Option<_>>()?,
+            Expected::Decoded(cps) => cps
+                .values
+                .split(|&c| c == 0x2E)
+                .map(|label| {
+                    let bytes = if label.iter().all(|&c| c < 0x80) {
+                        label.len()
+                    } else {
+                        4 + punycode::encode(label, None).ok()?.len()
+                    };
+                    Some((label.len(), bytes))
+                })
+                .collect::<Option<_>>()?,
+            Expected::Error(_) => return None,
+        };
+        // The root label, empty after the last dot, and its dot.
+        let counted = match labels.split_last() {
+            Some((&(0, 0), rest)) if !rest.is_empty() => rest,
+            _ => &labels[..],
+        };
+        let dots = counted.len().saturating_sub(1);
+        Some(Sizes {
+            longest_label_code_points: counted.iter().map(|l| l.0).max().unwrap_or(0),
+            longest_label_bytes: counted.iter().map(|l| l.1).max().unwrap_or(0),
+            name_code_points: counted.iter().map(|l| l.0).sum::<usize>() + dots,
+            name_bytes: counted.iter().map(|l| l.1).sum::<usize>() + dots,
+        })
+    }
+}
+
 /// Why `codec`'s reference refuses `request`: `None` where it answers, or
 /// where `codec` is neither `label` nor `domain`.
 pub fn refusal(codec: Codec, request: &Request) -> Option<Refusal> {
@@ -456,14 +549,11 @@ pub fn to_ascii(profile: LabelProfile, name: &[u32]) -> Result<Vec<u8>, DomainEr
                     Err(error) => return Err(labelled(index, label, error)),
                 }
             }
-            // Step 8 held each label to 63 already; the name's length is
-            // the switch's.
-            let name = join(&out);
-            let octets = name.len() - usize::from(out.len() > 1 && name.ends_with(b"."));
-            if switches.verify_dns_length && octets > MAX_NAME_OCTETS {
-                return Err(DomainError::NameLength(octets));
-            }
-            return Ok(name);
+            // Step 8 held each label to 63 already. RFC 3490 sets no
+            // length for the name: UTS #46's VerifyDnsLength rule of 253
+            // octets is not IDNA2003's (a limit of the implementation's
+            // own is declared: --max-name-octets).
+            return Ok(join(&out));
         }
     };
     if switches.verify_dns_length {
@@ -864,6 +954,20 @@ mod tests {
         let idna2003 = rules(LabelRules::Idna2003);
         assert_eq!(ascii(idna2003, "example.com.").unwrap(), "example.com.");
         assert_eq!(ascii(idna2003, "a..b").unwrap_err().rule(), "empty-label");
+        // RFC 3490 limits labels (section 4.1, step 8: 1 to 63 code
+        // points) and says nothing of the name: 254 octets of 63-octet
+        // labels are answered (an ASCII label skips Nameprep, step 2, so
+        // its case is kept); a 64-octet label is refused.
+        let label = "A".repeat(63);
+        let long = format!("{label}.{label}.{label}.{}", "a".repeat(62));
+        assert_eq!(long.len(), 254);
+        assert_eq!(ascii(idna2003, &long).unwrap(), long);
+        assert_eq!(
+            ascii(idna2003, &format!("{}.b", "a".repeat(64)))
+                .unwrap_err()
+                .rule(),
+            "dns-length"
+        );
         // So does IDNA2008, which says nothing of the root label; another
         // empty label is refused under VerifyDnsLength, and the 253 octets
         // are counted without the root's dot.

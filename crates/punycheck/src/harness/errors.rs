@@ -38,6 +38,16 @@ pub enum DataError {
         /// The codec of the question to save.
         question: String,
     },
+    /// A file given to be asked whose cases are of another codec or
+    /// profile than the run's.
+    OtherCodecFile {
+        /// The file.
+        path: String,
+        /// The codec of its cases.
+        holds: String,
+        /// The codec the run asks.
+        asked: String,
+    },
     /// A question the codec's reference cannot answer, so there is no
     /// expected answer to save.
     Unanswerable {
@@ -67,6 +77,11 @@ impl fmt::Display for DataError {
                 holds,
                 question,
             } => write!(f, "{path} holds {holds} cases; this question is {question}"),
+            DataError::OtherCodecFile { path, holds, asked } => write!(
+                f,
+                "{path} holds {holds} cases; this run asks {asked} questions (give the \
+                 codec and rules of the file, or a file of this run's)"
+            ),
             DataError::Unanswerable { reference } => {
                 write!(f, "{reference} cannot answer this question")
             }

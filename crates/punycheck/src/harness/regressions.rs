@@ -46,15 +46,6 @@ pub fn check_writable(path: &str) -> Result<(), DataError> {
     Ok(())
 }
 
-/// What a file of `codec`'s cases holds, in words: the codec, and for the
-/// label codec its profile.
-fn file_kind(codec: Codec) -> String {
-    match codec.label_profile() {
-        Some(profile) => format!("{codec} [{profile}]"),
-        None => codec.to_string(),
-    }
-}
-
 /// A regression file, open for appending.
 pub struct File {
     path: String,
@@ -82,11 +73,13 @@ impl File {
             .map_err(|e| DataError::invalid(path, format!("not TOML: {e}")))?;
         let cases = vectors::parse_file(path, &text)?;
         let file_codec = vectors::file_codec(path, &text)?;
-        if !text.trim().is_empty() && file_codec != codec {
+        // A file of no case and no codec line (new, or comments only)
+        // takes any codec's.
+        if (!cases.is_empty() || doc.get("codec").is_some()) && file_codec != codec {
             return Err(DataError::OtherCodec {
                 path: path.to_string(),
-                holds: file_kind(file_codec),
-                question: file_kind(codec),
+                holds: vectors::kind_of(file_codec),
+                question: vectors::kind_of(codec),
             });
         }
         Ok(File {
@@ -129,7 +122,7 @@ impl File {
             reference_name(self.codec)
         );
         // One case, written by the vector module, read as a table.
-        let text = vectors::case_to_toml(&unique, request, &expected, &provenance);
+        let text = vectors::case_to_toml(self.codec, &unique, request, &expected, &provenance);
         let case_doc: DocumentMut = text
             .parse()
             .map_err(|e| DataError::invalid("a saved case", e))?;
@@ -139,39 +132,15 @@ impl File {
                 "it did not come out as [[case]]",
             ));
         };
-        if self.codec != Codec::Punycode && self.doc.get("codec").is_none() {
-            self.doc
-                .insert("codec", Item::Value(Value::from(self.codec.to_string())));
-            if let Some(profile) = self.codec.label_profile() {
-                self.doc.insert(
-                    "label-rules",
-                    Item::Value(Value::from(profile.rules.name())),
-                );
-                // The switches that are off (each is on by default); the
-                // URL Standard's come from beStrict (off by default).
-                let switches = profile.switches;
-                let off = if profile.rules.is_url() {
-                    if profile.be_strict() {
-                        self.doc.insert("be-strict", Item::Value(Value::from(true)));
-                    }
-                    Vec::new()
-                } else {
-                    [
-                        ("check-hyphens", switches.check_hyphens),
-                        ("std3-rules", switches.use_std3_ascii_rules),
-                        ("verify-dns-length", switches.verify_dns_length),
-                    ]
-                    .into_iter()
-                    .filter(|&(_, on)| !on)
-                    .collect()
-                };
-                for (key, _) in off {
-                    self.doc.insert(key, Item::Value(Value::from(false)));
-                }
+        // The file as it would be, read back as the loader reads it before
+        // anything is kept: a case that would not load is never written.
+        let mut doc = self.doc.clone();
+        if doc.get("codec").is_none() {
+            for (key, value) in header(self.codec) {
+                doc.insert(key, Item::Value(value));
             }
         }
-        let cases = self
-            .doc
+        let cases = doc
             .entry("case")
             .or_insert(Item::ArrayOfTables(Default::default()));
         let Some(cases) = cases.as_array_of_tables_mut() else {
@@ -183,22 +152,82 @@ impl File {
         for table in new.iter() {
             cases.push(table.clone());
         }
-        self.cases.extend(vectors::parse_file(&self.path, &text)?);
+        let text = doc.to_string();
+        let loaded = vectors::parse_file(&self.path, &text)
+            .map_err(|e| DataError::invalid(&self.path, format!("would not load again: {e}")))?;
+        let codec = vectors::file_codec(&self.path, &text)?;
+        if codec != self.codec {
+            return Err(DataError::invalid(
+                &self.path,
+                format!(
+                    "would load as {} cases, not {}",
+                    vectors::kind_of(codec),
+                    vectors::kind_of(self.codec)
+                ),
+            ));
+        }
+        self.doc = doc;
+        self.cases = loaded;
         Ok(Some(unique))
     }
 
-    /// Writes the file back.
+    /// Writes the file back: whole or not at all (a file beside it,
+    /// renamed over it), so that an interrupted or failed write never
+    /// leaves a half-written file.
     pub fn save(&self) -> Result<(), DataError> {
-        // The codec line first, where the vector loader and readers look.
         let text = self.doc.to_string();
-        std::fs::write(&self.path, text).map_err(|error| DataError::Write {
+        vectors::parse_file(&self.path, &text)
+            .map_err(|e| DataError::invalid(&self.path, format!("would not load again: {e}")))?;
+        let path = Path::new(&self.path);
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let partial = path.with_file_name(format!(".{name}.{}.partial", std::process::id()));
+        let write = |error| DataError::Write {
             path: self.path.clone(),
             error,
-        })?;
-        vectors::parse_file(&self.path, &self.doc.to_string())
-            .map(|_| ())
-            .map_err(|e| DataError::invalid(&self.path, format!("would not load again: {e}")))
+        };
+        std::fs::write(&partial, text).map_err(write)?;
+        std::fs::rename(&partial, path).map_err(|e| {
+            let _ = std::fs::remove_file(&partial);
+            write(e)
+        })
     }
+}
+
+/// The lines at the top of a file of `codec`'s cases that the vector
+/// loader reads its codec and profile from ([`vectors::file_codec`]): the
+/// codec (none for Punycode), the rules, and each switch that is off
+/// (each is on by default); under the URL Standard, beStrict when on (its
+/// switches follow from it).
+pub fn header(codec: Codec) -> Vec<(&'static str, Value)> {
+    let mut lines = Vec::new();
+    if codec == Codec::Punycode {
+        return lines;
+    }
+    lines.push(("codec", Value::from(codec.name())));
+    let Some(profile) = codec.label_profile() else {
+        return lines;
+    };
+    lines.push(("label-rules", Value::from(profile.rules.name())));
+    if profile.rules.is_url() {
+        if profile.be_strict() {
+            lines.push(("be-strict", Value::from(true)));
+        }
+        return lines;
+    }
+    let switches = profile.switches;
+    for (key, on) in [
+        ("check-hyphens", switches.check_hyphens),
+        ("std3-rules", switches.use_std3_ascii_rules),
+        ("verify-dns-length", switches.verify_dns_length),
+    ] {
+        if !on {
+            lines.push((key, Value::from(false)));
+        }
+    }
+    lines
 }
 
 #[cfg(test)]
@@ -315,6 +344,138 @@ mod tests {
         assert_eq!(vectors::parse_file(&lax, &text).unwrap()[0].codec, url);
         assert!(File::open(&lax, uts46).is_err());
         let _ = std::fs::remove_file(&lax);
+    }
+
+    /// Every codec under every profile: a refusal and an answer saved,
+    /// read back by the loader with the codec and profile they were asked
+    /// under and the reference's answers; and refused by a file of any
+    /// other.
+    #[test]
+    fn saved_cases_load_back_for_every_codec_and_profile() {
+        use crate::label::{LabelOptions, LabelProfile, LabelRules, Switches};
+        let mut codecs = vec![Codec::Punycode, Codec::AmcAceZ, Codec::Lace, Codec::Utf8];
+        for domain in [false, true] {
+            for rules in LabelRules::EVERY {
+                let switchings: Vec<Switches> = if rules.is_url() {
+                    vec![Switches::STRICT, Switches::URL]
+                } else {
+                    (0..8)
+                        .map(|bits: u8| Switches {
+                            check_hyphens: bits & 1 != 0,
+                            use_std3_ascii_rules: bits & 2 != 0,
+                            verify_dns_length: bits & 4 != 0,
+                        })
+                        .collect()
+                };
+                for switches in switchings {
+                    let options = LabelOptions {
+                        rules: Some(rules),
+                        ..LabelOptions::default()
+                    };
+                    let Ok(mut profile) = options.applied(LabelProfile::DEFAULT, domain) else {
+                        continue;
+                    };
+                    profile.switches = switches;
+                    codecs.push(if domain {
+                        Codec::Domain(profile)
+                    } else {
+                        Codec::Label(profile)
+                    });
+                }
+            }
+        }
+        let cps = |s: &str| Request::Encode {
+            code_points: s.chars().map(u32::from).collect(),
+            flags: None,
+        };
+        let requests = [
+            cps("b\u{FC}cher"),
+            // Refused by every label and name profile: a Bidi label
+            // beginning with a digit is not the worst of it; U+FFFF is
+            // disallowed everywhere.
+            cps("a\u{FFFF}b"),
+            cps("\u{0661}\u{0662}a"),
+            Request::Decode(b"xn--a.b-".to_vec()),
+            Request::Decode(vec![0xC3, 0xA9, b'.', 0x7F]),
+        ];
+        for (k, &codec) in codecs.iter().enumerate() {
+            let path = temp(&format!("roundtrip-{k}.toml"));
+            let _ = std::fs::remove_file(&path);
+            let mut file = File::open(&path, codec).unwrap();
+            let mut saved = 0;
+            for (n, request) in requests.iter().enumerate() {
+                if reference_for(codec, request).is_none() {
+                    continue;
+                }
+                file.add(&format!("case-{n}"), request, "test")
+                    .unwrap_or_else(|e| panic!("{}: {e}", vectors::kind_of(codec)));
+                saved += 1;
+            }
+            file.save().unwrap();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let cases = vectors::parse_file(&path, &text)
+                .unwrap_or_else(|e| panic!("{}: {e}\n{text}", vectors::kind_of(codec)));
+            assert_eq!(cases.len(), saved, "{text}");
+            for case in &cases {
+                assert_eq!(case.codec, codec, "{text}");
+                let request = crate::harness::runner::request_of(case);
+                assert_eq!(Some(case.expected.clone()), reference_for(codec, &request));
+                if let Some(reason) = &case.reason {
+                    let profile = codec.label_profile().unwrap();
+                    let why = crate::domain::refusal(codec, &request).unwrap();
+                    assert!(why.explained(profile.rules).contains(reason.as_str()));
+                }
+            }
+            if codec.label_profile().is_some() {
+                assert!(
+                    cases.iter().any(|c| c.reason.is_some()),
+                    "no refusal saved for {}",
+                    vectors::kind_of(codec)
+                );
+            }
+            // Every other codec or profile is refused by this file, by
+            // the loader for check --file and by the regression writer.
+            for &other in codecs.iter().filter(|&&c| c != codec) {
+                assert!(File::open(&path, other).is_err());
+                let refused = vectors::refuse_other_codecs(&[path.clone()], other).unwrap_err();
+                assert_eq!(
+                    refused.to_string(),
+                    format!(
+                        "{path} holds {} cases; this run asks {} questions (give the codec and \
+                         rules of the file, or a file of this run's)",
+                        vectors::kind_of(codec),
+                        vectors::kind_of(other)
+                    )
+                );
+            }
+            vectors::refuse_other_codecs(&[path.clone()], codec).unwrap();
+            let _ = std::fs::remove_file(&path);
+        }
+        assert!(codecs.len() > 30, "{}", codecs.len());
+    }
+
+    /// A case that would not load is never written, and the file on disk
+    /// is left as it was.
+    #[test]
+    fn a_file_is_never_left_half_written() {
+        let path = temp("whole.toml");
+        std::fs::write(&path, "# mine\n").unwrap();
+        let mut file = File::open(&path, Codec::Punycode).unwrap();
+        file.add("r", &Request::Decode(b"a-".to_vec()), "test")
+            .unwrap();
+        // A name the loader refuses as a duplicate of itself cannot be
+        // made; a table that is not [[case]] can: the file refuses it.
+        file.doc.insert("case", Item::Value(Value::from(1)));
+        assert!(file.save().is_err());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "# mine\n");
+        let dir = Path::new(&path).parent().unwrap();
+        assert!(
+            std::fs::read_dir(dir)
+                .unwrap()
+                .flatten()
+                .all(|e| !e.file_name().to_string_lossy().starts_with(".whole.toml."))
+        );
+        let _ = std::fs::remove_file(&path);
     }
 
     #[test]

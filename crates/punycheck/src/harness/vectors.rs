@@ -295,6 +295,36 @@ fn raw_codec(file: &str, raw: &RawFile) -> Result<Codec, DataError> {
         .map_err(|why| DataError::invalid(file, why))
 }
 
+/// What a file of `codec`'s cases holds, in words: the codec, and for the
+/// label and domain codecs its profile.
+pub fn kind_of(codec: Codec) -> String {
+    match codec.label_profile() {
+        Some(profile) => format!("{codec} [{profile}]"),
+        None => codec.to_string(),
+    }
+}
+
+/// Refuses a file of `files` whose cases are of another codec or profile
+/// than `codec`'s, naming both: its cases would not be asked, and a file
+/// given to be asked is never skipped in silence.
+pub fn refuse_other_codecs(files: &[String], codec: Codec) -> Result<(), DataError> {
+    for file in files {
+        let text = std::fs::read_to_string(file).map_err(|error| DataError::Read {
+            path: file.clone(),
+            error,
+        })?;
+        let holds = file_codec(file, &text)?;
+        if holds != codec && !parse_file(file, &text)?.is_empty() {
+            return Err(DataError::OtherCodecFile {
+                path: file.clone(),
+                holds: kind_of(holds),
+                asked: kind_of(codec),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Parses several files and rejects duplicate names across them.
 pub fn parse_files<'a>(
     files: impl IntoIterator<Item = (&'a str, &'a str)>,
@@ -336,9 +366,12 @@ pub fn load(files: &[String]) -> Result<Vec<Case>, DataError> {
     parse_files(contents.iter().map(|(f, t)| (f.as_str(), t.as_str())))
 }
 
-/// Writes one `[[case]]` table for `request` expecting `expected`, in the
-/// format of the vector files (for appending regressions to a file).
+/// Writes one `[[case]]` table of `codec` for `request` expecting
+/// `expected`, in the format of the vector files (for appending
+/// regressions to a file): a refusal of the label and domain codecs is
+/// `error = "refused"` with the reference's words as its `reason`.
 pub fn case_to_toml(
+    codec: Codec,
     name: &str,
     request: &Request,
     expected: &Expected,
@@ -378,6 +411,12 @@ pub fn case_to_toml(
             }
         }
         Expected::Decoded(cps) => out += &format!("output = {}\n", quote(&cps.compact())),
+        Expected::Error(_) if codec.label_profile().is_some() => {
+            out += "error = \"refused\"\n";
+            if let Some(why) = crate::domain::refusal(codec, request) {
+                out += &format!("reason = {}\n", quote(&why.to_string()));
+            }
+        }
         Expected::Error(kind) => out += &format!("error = {}\n", quote(kind.name())),
     }
     out += &format!("provenance = {}\n", quote(provenance));
@@ -472,7 +511,13 @@ provenance = "test"
         let mut text = String::new();
         for (k, request) in requests.iter().enumerate() {
             let expected = crate::harness::compare::reference(request).unwrap();
-            text += &case_to_toml(&format!("r{k}"), request, &expected, "test");
+            text += &case_to_toml(
+                Codec::Punycode,
+                &format!("r{k}"),
+                request,
+                &expected,
+                "test",
+            );
         }
         assert!(text.contains("u+10FFFF u+0061*1927"), "{text}");
         assert!(text.contains("u+0080 u+0061*600"), "{text}");
