@@ -150,6 +150,23 @@ pub(crate) struct DeclArgs {
     /// after it is the divergence class unicode-version, not a finding.
     #[arg(long, value_name = "X.Y")]
     pub(crate) unicode_version: Option<UnicodeVersion>,
+    /// With --codec label or domain: the most code points of one label it
+    /// takes, an A-label counted decoded (its own limit, as ICU's 1,000):
+    /// its refusal of a longer one is the class length-limit.
+    #[arg(long, value_name = "N")]
+    pub(crate) max_label_code_points: Option<usize>,
+    /// With --codec label or domain: the most bytes of one label it takes,
+    /// counted in ASCII (a U-label as its A-label).
+    #[arg(long, value_name = "N")]
+    pub(crate) max_label_bytes: Option<usize>,
+    /// With --codec domain: the most code points of a name it takes, dots
+    /// included.
+    #[arg(long, value_name = "N")]
+    pub(crate) max_name_code_points: Option<usize>,
+    /// With --codec domain: the most bytes of a name it takes in ASCII,
+    /// dots included.
+    #[arg(long, value_name = "N")]
+    pub(crate) max_name_bytes: Option<usize>,
     /// Seconds one question may take (default 5): an exec: program, pipe:
     /// answer or so: call that takes longer is asked once more, with the
     /// same limit, before it counts as a hang; a built-in's answer to
@@ -188,6 +205,10 @@ impl DeclArgs {
             max_encode: self.max_encode,
             max_decode: self.max_decode,
             unicode_version: self.unicode_version,
+            max_label_code_points: self.max_label_code_points,
+            max_label_bytes: self.max_label_bytes,
+            max_name_code_points: self.max_name_code_points,
+            max_name_bytes: self.max_name_bytes,
             timeout: self.timeout,
             jobs: self.jobs.map(usize::from),
             memory_limit: self.memory_limit,

@@ -33,6 +33,10 @@
 //! max-encode = 1000           # as --max-encode (code points)
 //! max-decode = 2000           # as --max-decode (bytes)
 //! # unicode-version = "14.0"   # as --unicode-version (label and domain)
+//! # max-label-code-points = 1000 # as --max-label-code-points (label and domain)
+//! # max-label-bytes = 2004     # as --max-label-bytes (label and domain)
+//! # max-name-code-points = 4000 # as --max-name-code-points (domain)
+//! # max-name-bytes = 8000      # as --max-name-bytes (domain)
 //! timeout = 5.0               # as --timeout (seconds per question)
 //! memory-limit = 2048         # as --memory-limit (MB per process; 0: none)
 //! jobs = 2                    # as --jobs (exec:/pipe: processes at once)
@@ -118,6 +122,14 @@ pub struct Implementation {
     pub max_decode: Option<usize>,
     /// `--unicode-version`.
     pub unicode_version: Option<UnicodeVersion>,
+    /// `--max-label-code-points`.
+    pub max_label_code_points: Option<usize>,
+    /// `--max-label-bytes`.
+    pub max_label_bytes: Option<usize>,
+    /// `--max-name-code-points`.
+    pub max_name_code_points: Option<usize>,
+    /// `--max-name-bytes`.
+    pub max_name_bytes: Option<usize>,
     /// `--timeout`: seconds one question may take; [`DEFAULT_TIMEOUT`]
     /// when not given.
     pub timeout: Option<f64>,
@@ -236,6 +248,10 @@ impl Implementation {
             max_encode: self.max_encode.or(lower.max_encode),
             max_decode: self.max_decode.or(lower.max_decode),
             unicode_version: self.unicode_version.or(lower.unicode_version),
+            max_label_code_points: self.max_label_code_points.or(lower.max_label_code_points),
+            max_label_bytes: self.max_label_bytes.or(lower.max_label_bytes),
+            max_name_code_points: self.max_name_code_points.or(lower.max_name_code_points),
+            max_name_bytes: self.max_name_bytes.or(lower.max_name_bytes),
             timeout: self.timeout.or(lower.timeout),
             jobs: self.jobs.or(lower.jobs),
             memory_limit: self.memory_limit.or(lower.memory_limit),
@@ -264,6 +280,10 @@ impl Implementation {
             max_encode: self.max_encode,
             max_decode: self.max_decode,
             unicode_version: self.unicode_version,
+            max_label_code_points: self.max_label_code_points,
+            max_label_bytes: self.max_label_bytes,
+            max_name_code_points: self.max_name_code_points,
+            max_name_bytes: self.max_name_bytes,
         }
     }
 
@@ -283,6 +303,23 @@ impl Implementation {
             return Err(format!(
                 "--unicode-version (unicode-version) goes with --codec label or --codec domain, \
                  not {codec}: the other codecs hold no Unicode data"
+            ));
+        }
+        let limits = self.declaration().name_limits();
+        if let Some((option, _, _)) = limits.each().next()
+            && codec.label_profile().is_none()
+        {
+            return Err(format!(
+                "--{option} ({option}) goes with --codec label or --codec domain, not {codec}: \
+                 --max-encode and --max-decode are its limits"
+            ));
+        }
+        if let Some((option, _, _)) = limits.each().find(|(o, _, _)| o.starts_with("max-name"))
+            && !codec.is_domain()
+        {
+            return Err(format!(
+                "--{option} ({option}) goes with --codec domain, not {codec}: a label's limits \
+                 are --max-label-code-points and --max-label-bytes"
             ));
         }
         let megabytes = self

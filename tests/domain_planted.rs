@@ -26,6 +26,11 @@ const URL: &[&str] = &[
 /// the check and to the plant's base alike): 3,000 questions, with a 120 s
 /// ceiling that only a stuck run meets. The exit status and the report.
 fn check(bug: &str, switches: &[&str]) -> (Option<i32>, String) {
+    check_with(bug, switches, "3000", &[])
+}
+
+/// [`check`] with `cases` questions and `more` options.
+fn check_with(bug: &str, switches: &[&str], cases: &str, more: &[&str]) -> (Option<i32>, String) {
     let spec = format!(
         "pipe:{} {PLANTED} {BIN} --bug {bug} {}",
         python(),
@@ -40,11 +45,12 @@ fn check(bug: &str, switches: &[&str]) -> (Option<i32>, String) {
         "--seed",
         "1",
         "--cases",
-        "3000",
+        cases,
         "--seconds",
         "120",
     ];
     args.extend(switches);
+    args.extend(more);
     let out = punycheck(&args);
     let report =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
@@ -153,4 +159,80 @@ fn a_contexto_scan_is_a_slow_cause_on_runs_of_u0660() {
         "{}",
         String::from_utf8_lossy(&again.stdout)
     );
+}
+
+/// ICU's bound of 1,000 code points a label (ICU-13727), which the URL
+/// Standard does not set, found by the cost probe where the reference
+/// answers: a cause, with the limit it suggests and a reproducer that
+/// reproduces, until it is declared; then conforming. A declared limit is
+/// a promise: an implementation that answers past it breaks it.
+#[test]
+fn an_undeclared_label_bound_is_a_cause_until_declared() {
+    let (status, report) = check_with("label-bound", URL, "300", &[]);
+    assert_eq!(status, Some(1), "{report}");
+    assert!(
+        report.contains("declare it: --max-label-code-points 1000"),
+        "{report}"
+    );
+    for cause in causes(&report) {
+        assert!(
+            cause.contains("rejects what the reference accepts"),
+            "not the bound's: {cause}\n{report}"
+        );
+    }
+    assert_first_reproducer_exits_1("label-bound", &report);
+    let (status, report) = check_with(
+        "label-bound",
+        URL,
+        "300",
+        &["--max-label-code-points", "1000"],
+    );
+    assert_eq!(status, Some(0), "{report}");
+    let (status, report) = check_with("none", URL, "300", &["--max-label-code-points", "1001"]);
+    assert_eq!(status, Some(1), "{report}");
+    assert!(
+        report.contains("beyond its own declared --max-label-code-points 1001"),
+        "{report}"
+    );
+    assert_first_reproducer_exits_1("none beyond its declaration", &report);
+}
+
+/// Issue 38's planted regression: a baseline that records Net::IDN::Encode's
+/// ASCII fast path (`S` for `S`, a different output) does not absorb a new
+/// different output of another rule (`XN--` for `xn--` on every name that
+/// holds a z): the gate fails on it, named by its rule, and passes without
+/// it.
+#[test]
+fn a_baseline_does_not_hide_a_new_wrong_output() {
+    let dir = std::env::temp_dir().join(format!("punycheck-wrong-output-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let baseline = dir.join("baseline.toml").display().to_string();
+    let _ = std::fs::remove_file(&baseline);
+    let (_, report) = check_with(
+        "ascii-case-kept",
+        &[],
+        "300",
+        &["--write-baseline", &baseline],
+    );
+    let recorded = std::fs::read_to_string(&baseline).unwrap_or_else(|e| panic!("{e}\n{report}"));
+    assert!(
+        recorded.contains("an LDH label: ASCII letters not lowercased"),
+        "{recorded}"
+    );
+    let (status, report) = check_with("ascii-case-kept", &[], "300", &["--baseline", &baseline]);
+    assert_eq!(status, Some(0), "{report}");
+    let (status, report) = check_with(
+        "ascii-case-kept+xn-upper-z",
+        &[],
+        "300",
+        &["--baseline", &baseline],
+    );
+    assert_eq!(status, Some(1), "{report}");
+    assert!(
+        report.contains(
+            "NEW: new beside a known cause of the same class: an A-label: the ACE prefix's case"
+        ),
+        "{report}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

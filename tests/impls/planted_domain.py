@@ -31,7 +31,17 @@ written as the implementations that had it went wrong:
                    quadratic time (planted as CPU time, 300 s * (n/65536)^2
                    for n of them, a hundred times the probe's margin at its
                    limit), though every answer is right.
+  label-bound      ICU's bound (ICU-13727, whatwg/url#824): a label of more
+                   than 1,000 code points in its Unicode form is refused,
+                   which no IDNA rule or the URL Standard says.
+  ascii-case-kept  Net::IDN::Encode 2.500's ASCII fast path: a name of
+                   ASCII only that the base takes is answered as it was
+                   given, its case kept (S for S).
+  xn-upper-z       a planted regression: XN-- for xn-- in the answer of
+                   every name holding a z.
   none             no bug: the base's answers.
+
+Bugs combine with +: ascii-case-kept+xn-upper-z has both.
 """
 import subprocess
 import sys
@@ -101,10 +111,39 @@ def per_label(label_base, verb, labels):
     return " ".join(["ok"] + joined)
 
 
+def unicode_labels(verb, answer):
+    """The labels of the base's answer "ok ...", in their Unicode form."""
+    if verb == "decode":
+        return split(parse(answer[3:]), {0x2E})
+    labels = []
+    for label in answer[3:].split("."):
+        if label[:4].lower() == "xn--":
+            try:
+                label = label[4:].lower().encode("ascii").decode("punycode")
+            except UnicodeError:
+                pass
+        labels.append([ord(c) for c in label])
+    return labels
+
+
+def afterwards(bugs, verb, code_points, answer):
+    """The base's answer as the bugs that change an answer given change it."""
+    if "label-bound" in bugs and any(len(l) > 1000 for l in unicode_labels(verb, answer)):
+        return "error a label of more than 1000 code points"
+    if verb != "encode":
+        return answer
+    if "ascii-case-kept" in bugs and all(cp < 0x80 for cp in code_points):
+        answer = "ok " + "".join(map(chr, code_points))
+    if "xn-upper-z" in bugs and 0x7A in code_points:
+        answer = answer.replace("xn--", "XN--")
+    return answer
+
+
 def main():
     if len(sys.argv) < 4 or sys.argv[2] != "--bug":
         sys.exit("usage: planted_domain.py PUNYCHECK --bug BUG [SWITCHES...]")
     punycheck, bug, switches = sys.argv[1], sys.argv[3], sys.argv[4:]
+    bugs = bug.split("+")
     base = Base(punycheck, "domain", ["--impl", "domain-ref"] + switches)
     label_base = Base(punycheck, "label", ["--impl", "label-ref"] + switches)
     lenient = Base(
@@ -170,6 +209,8 @@ def main():
                         answer = "ok " + ".".join(out)
         if answer is None:
             answer = base.ask(question)
+        if code_points is not None and answer.startswith("ok"):
+            answer = afterwards(bugs, verb, code_points, answer)
         sys.stdout.write(answer + "\n")
         sys.stdout.flush()
 

@@ -60,6 +60,7 @@ impl Typical {
             max_encode: None,
             max_decode: None,
             unicode_version: None,
+            ..Declaration::default()
         }
     }
 }

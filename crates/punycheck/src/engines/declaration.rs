@@ -8,7 +8,9 @@
 //! failure-only` (`error-detail`), `--no-annotations` (`annotations`),
 //! `--decode-only` and `--encode-only` (`direction`), `--max-encode N` and
 //! `--max-decode N` (`length-limit`), `--unicode-version X.Y`
-//! (`unicode-version`). Nothing declared keeps what the implementation
+//! (`unicode-version`), and for labels and names `--max-label-code-points`,
+//! `--max-label-bytes`, `--max-name-code-points` and `--max-name-bytes`
+//! (`length-limit`). Nothing declared keeps what the implementation
 //! declares itself.
 
 use std::fmt;
@@ -17,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     Capabilities, CodePointDomain, DecodeResult, Directions, EncodeResult, Engine, ErrorDetail,
-    PunycodeInput,
+    NameLimits, PunycodeInput,
 };
 use crate::codec::Codec;
 use crate::unicode::UnicodeVersion;
@@ -49,6 +51,19 @@ pub struct Declaration {
     /// The Unicode version of its data (the `label` and `domain` codecs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unicode_version: Option<UnicodeVersion>,
+    /// The most code points of one label it takes (the `label` and
+    /// `domain` codecs; [`NameLimits`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_label_code_points: Option<usize>,
+    /// The most bytes of one label in ASCII it takes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_label_bytes: Option<usize>,
+    /// The most code points of a whole name it takes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_name_code_points: Option<usize>,
+    /// The most bytes of a whole name in ASCII it takes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_name_bytes: Option<usize>,
 }
 
 /// `--domain`, as written on the command line and in `punycheck.toml`.
@@ -113,6 +128,20 @@ impl Declaration {
             max_encode: self.max_encode.or(base.max_encode),
             max_decode: self.max_decode.or(base.max_decode),
             unicode_version: self.unicode_version.or(base.unicode_version),
+            max_label_code_points: self.max_label_code_points.or(base.max_label_code_points),
+            max_label_bytes: self.max_label_bytes.or(base.max_label_bytes),
+            max_name_code_points: self.max_name_code_points.or(base.max_name_code_points),
+            max_name_bytes: self.max_name_bytes.or(base.max_name_bytes),
+        }
+    }
+
+    /// The limits on labels and names it declares.
+    pub fn name_limits(&self) -> NameLimits {
+        NameLimits {
+            label_code_points: self.max_label_code_points,
+            label_bytes: self.max_label_bytes,
+            name_code_points: self.max_name_code_points,
+            name_bytes: self.max_name_bytes,
         }
     }
 
@@ -155,6 +184,7 @@ impl Declaration {
         if self.unicode_version.is_some() {
             caps.unicode_version = self.unicode_version;
         }
+        caps.name_limits = self.name_limits().over(caps.name_limits);
         caps
     }
 
@@ -189,6 +219,7 @@ impl Declaration {
         if let Some(version) = self.unicode_version {
             out += &format!(" --unicode-version {version}");
         }
+        out += &self.name_limits().options();
         out
     }
 }
@@ -234,6 +265,11 @@ pub fn describe(caps: &Capabilities) -> String {
             crate::unicode::REFERENCE
         ));
     }
+    parts.extend(
+        caps.name_limits
+            .each()
+            .map(|(_, what, n)| format!("at most {n} {what}")),
+    );
     parts.join(", ")
 }
 
@@ -308,6 +344,7 @@ mod tests {
             max_encode: Some(10),
             max_decode: Some(20),
             unicode_version: Some("14.0".parse().unwrap()),
+            ..Declaration::default()
         };
         let caps = declared.apply(own);
         assert_eq!(

@@ -152,6 +152,7 @@ impl Engine for Functions {
             _ => Directions::Both,
         };
         let own = Capabilities {
+            name_limits: crate::engines::NameLimits::NONE,
             domain: CodePointDomain::U32,
             annotations: false,
             errors: ErrorDetail::Kinds,

@@ -214,6 +214,117 @@ pub struct Capabilities {
     /// (class `unicode-version`), never a finding. `None`: the
     /// references' own.
     pub unicode_version: Option<crate::unicode::UnicodeVersion>,
+    /// The label and domain codecs: limits on a label's and a name's
+    /// length of its own, beyond those of its rules (ICU's 1,000 code
+    /// points a label); none by default.
+    pub name_limits: NameLimits,
+}
+
+/// An implementation's own limits on labels and names (the `label` and
+/// `domain` codecs), which no IDNA rule sets: a refusal of a question
+/// whose answer, as the reference gives it, passes one of them is the
+/// divergence class `length-limit`, and an answer that passes one breaks
+/// the promise (a finding). Counted on the reference's answer: a label's
+/// code points in its Unicode form (an A-label decoded) and its bytes in
+/// its ASCII form (a U-label encoded, with `xn--`); a name's likewise,
+/// dots included, the root label's dot not.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NameLimits {
+    /// The most code points of one label.
+    pub label_code_points: Option<usize>,
+    /// The most bytes of one label in ASCII.
+    pub label_bytes: Option<usize>,
+    /// The most code points of a whole name.
+    pub name_code_points: Option<usize>,
+    /// The most bytes of a whole name in ASCII.
+    pub name_bytes: Option<usize>,
+}
+
+impl NameLimits {
+    /// No limit.
+    pub const NONE: NameLimits = NameLimits {
+        label_code_points: None,
+        label_bytes: None,
+        name_code_points: None,
+        name_bytes: None,
+    };
+
+    /// Whether it sets any limit.
+    pub fn any(&self) -> bool {
+        *self != NameLimits::NONE
+    }
+
+    /// Each limit laid over `base`'s.
+    pub fn over(self, base: NameLimits) -> NameLimits {
+        NameLimits {
+            label_code_points: self.label_code_points.or(base.label_code_points),
+            label_bytes: self.label_bytes.or(base.label_bytes),
+            name_code_points: self.name_code_points.or(base.name_code_points),
+            name_bytes: self.name_bytes.or(base.name_bytes),
+        }
+    }
+
+    /// The limits as command-line options, each with a leading space.
+    pub fn options(&self) -> String {
+        self.each()
+            .map(|(option, _, n)| format!(" --{option} {n}"))
+            .collect()
+    }
+
+    /// Each limit set: its option's name, what it counts, and the limit.
+    pub fn each(&self) -> impl Iterator<Item = (&'static str, &'static str, usize)> {
+        self.table()
+            .into_iter()
+            .filter_map(|(option, what, n)| n.map(|n| (option, what, n)))
+    }
+
+    /// Every limit, set or not, with its option's name and what it counts,
+    /// in the order of [`crate::domain::Sizes::in_order`].
+    fn table(&self) -> [(&'static str, &'static str, Option<usize>); 4] {
+        [
+            (
+                "max-label-code-points",
+                "code points in a label",
+                self.label_code_points,
+            ),
+            (
+                "max-label-bytes",
+                "bytes in a label's ASCII form",
+                self.label_bytes,
+            ),
+            (
+                "max-name-code-points",
+                "code points in a name",
+                self.name_code_points,
+            ),
+            (
+                "max-name-bytes",
+                "bytes in a name's ASCII form",
+                self.name_bytes,
+            ),
+        ]
+    }
+
+    /// The first limit that a name `answer` (an answer of the label or
+    /// domain codec: code points for ToUnicode, ASCII for ToASCII) passes:
+    /// its size, the limit, what it counts and the option that declares
+    /// it; `None` when it passes none, or is no answer.
+    pub fn passed_by(
+        &self,
+        answer: &crate::vocabulary::Expected,
+    ) -> Option<(usize, usize, &'static str, &'static str)> {
+        if !self.any() {
+            return None;
+        }
+        crate::domain::Sizes::of(answer)?
+            .in_order()
+            .into_iter()
+            .zip(self.table())
+            .find_map(|(size, (option, what, limit))| {
+                let limit = limit?;
+                (size > limit).then_some((size, limit, what, option))
+            })
+    }
 }
 
 /// Which of an implementation's declared limits also bound what it

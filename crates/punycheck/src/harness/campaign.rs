@@ -320,7 +320,7 @@ fn record(
                     reference,
                     answer,
                 );
-                collector.observe(key, request, &detail, None, None);
+                collector.observe_answer(key, request, answer, &detail, None);
             }
             return;
         }
@@ -339,7 +339,7 @@ fn record(
                 super::compare::evaluate(&caps, engine.codec(), step, &reference, &answer, true)
             {
                 let key = causes::key_of(&caps, engine.codec(), step, &reference, &answer);
-                collector.observe(key, step, &detail, None, None);
+                collector.observe_answer(key, step, &answer, &detail, None);
                 return;
             }
         }

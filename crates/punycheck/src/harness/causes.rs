@@ -469,6 +469,7 @@ impl Key {
             reference_refuses: matches!(self.kind, Kind::AcceptsInvalid | Kind::WrongErrorKind),
             says_overflow: self.got == "overflow"
                 && matches!(self.kind, Kind::RejectsValid | Kind::WrongErrorKind),
+            wrong_output: self.kind == Kind::WrongOutput,
         }
     }
 }
@@ -715,9 +716,35 @@ impl Collector {
         property: Option<Property>,
         vector: Option<&str>,
     ) {
+        self.record(key, request, detail, property, vector, None);
+    }
+
+    /// Records one nonconformance whose answer was `answer`: a wrong
+    /// output is explained by where it departs from the reference's
+    /// ([`super::witness::explain`]).
+    pub fn observe_answer(
+        &mut self,
+        key: Key,
+        request: &Request,
+        answer: &Result<Expected, EngineError>,
+        detail: &str,
+        vector: Option<&str>,
+    ) {
+        self.record(key, request, detail, None, vector, answer.as_ref().ok());
+    }
+
+    fn record(
+        &mut self,
+        key: Key,
+        request: &Request,
+        detail: &str,
+        property: Option<Property>,
+        vector: Option<&str>,
+        answer: Option<&Expected>,
+    ) {
         let explanation = match self.codec {
             Some(codec) if property.is_none() => {
-                super::witness::explain(codec, key.class(), request)
+                super::witness::explain(codec, key.class(), request, answer)
             }
             _ => String::new(),
         };
@@ -1005,15 +1032,27 @@ fn split(group: Group, witnessed: &Witnessed) -> (Option<Group>, Vec<(Group, Bes
 
 /// Whether `candidate` still shows the cause `key`.
 fn shows(engine: &dyn Engine, key: &Key, property: Option<Property>, candidate: &Request) -> bool {
+    showing(engine, key, property, candidate).is_some()
+}
+
+/// The answer of `engine` to `candidate` where it shows the cause of
+/// `key` (see [`shows`]).
+fn showing(
+    engine: &dyn Engine,
+    key: &Key,
+    property: Option<Property>,
+    candidate: &Request,
+) -> Option<Result<Expected, EngineError>> {
     if !askable(engine, candidate) {
-        return false;
+        return None;
     }
     let answer = ask(engine, candidate);
     let codec = engine.codec();
     // Entry points disagree whatever the reference says: it is not asked.
     if property == Some(Property::EntryPoints) {
         return properties::check_entry_points(engine, candidate, &answer)
-            .is_some_and(|v| violation_key(codec, candidate, &v) == *key);
+            .is_some_and(|v| violation_key(codec, candidate, &v) == *key)
+            .then_some(answer);
     }
     // A property is checked where the answer conforms, as the campaign
     // checks it: a candidate the reference disputes shows another cause.
@@ -1023,7 +1062,7 @@ fn shows(engine: &dyn Engine, key: &Key, property: Option<Property>, candidate: 
         (reference, verdict)
     });
     let nonconforming = matches!(&judged, Some((_, Verdict::Nonconformance(_))));
-    match (property, &judged) {
+    let shown = match (property, &judged) {
         (Some(p), _) => {
             !nonconforming
                 && properties::check_all(engine, candidate, &answer, true)
@@ -1033,7 +1072,8 @@ fn shows(engine: &dyn Engine, key: &Key, property: Option<Property>, candidate: 
             nonconforming && key_of(&caps, engine.codec(), candidate, reference, &answer) == *key
         }
         (None, None) => false,
-    }
+    };
+    shown.then_some(answer)
 }
 
 /// What asking `request` again showed.
@@ -1206,11 +1246,11 @@ fn resolve_one(
     } = group;
     // A cause new beside a known one of its class keeps its explanation
     // while it is minimized, so that it never shrinks into the known one.
-    let shows = |c: &Request| {
-        shows(engine, &key, property, c)
-            && keep
-                .as_ref()
-                .is_none_or(|(codec, e)| &super::witness::explain(*codec, key.class(), c) == e)
+    let shows = |c: &Request| match &keep {
+        None => shows(engine, &key, property, c),
+        Some((codec, e)) => showing(engine, &key, property, c).is_some_and(|answer| {
+            &super::witness::explain(*codec, key.class(), c, answer.as_ref().ok()) == e
+        }),
     };
     // A hang (of an entry point too) costs a time limit per question: it
     // is not minimized. The minimization leaves a third of its share for
@@ -1271,7 +1311,7 @@ fn resolve_one(
                         limit + 1
                     ),
                 ),
-                Some(limit) => format!("{detail}; {}", limit_hint::hint(limit)),
+                Some(limit) => format!("{detail}; {}", limit_hint::hint(engine.codec(), limit)),
                 None => detail,
             }
         }

@@ -284,7 +284,12 @@ pub fn run(
                 got: detail.clone(),
             },
         };
-        collector.observe(key, &request, detail, None, Some(&case.name));
+        match &row.answer {
+            Some(answer) => {
+                collector.observe_answer(key, &request, answer, detail, Some(&case.name));
+            }
+            None => collector.observe(key, &request, detail, None, Some(&case.name)),
+        }
     }
     // Every answer of a vector or a small case asked again of each other
     // entry point: the advisories' names among them.
@@ -325,6 +330,12 @@ pub fn run(
         engine.set_deadline(Some(end));
         (bounds, found)
     });
+    // A size where the probe stopped at a refusal is a question like any
+    // other: a refusal where the reference answers is a cause (its limit
+    // undeclared), never a pass that repro would call nonconforming.
+    if let Some((_, found)) = &probe {
+        observe_probe_edges(engine, &found.series, &mut collector);
+    }
     let remaining = end.saturating_duration_since(Instant::now());
     let campaign_settings = Settings {
         seed: settings.seed,
@@ -556,6 +567,47 @@ fn fold_hangs(causes: &mut Vec<Cause>, slow: &[cost::Slow]) {
             .find(|c| c.key.kind == Kind::Slow && c.key.direction == direction)
         {
             cause.detail.push_str(&note);
+        }
+    }
+}
+
+/// Asks again the questions of the cost probe's `series` that decide
+/// whether a size is a limit of the implementation's own, and observes
+/// them in `collector` where the answer is a nonconformance: the size at
+/// which a family stopped refused (a refusal where the reference answers,
+/// beyond no declared limit), and, where labels' and names' limits are
+/// declared, the smallest size answered beyond one of them (the promise
+/// broken: [`super::compare::BeyondOwnLimit`]).
+fn observe_probe_edges(engine: &dyn Engine, series: &[cost::Series], collector: &mut Collector) {
+    let codec = engine.codec();
+    let caps = engine.capabilities();
+    for s in series {
+        let mut asked = Vec::new();
+        if let cost::End::Refused(size) = s.end
+            && let Some(request) = cost::question_of_size(codec, s.family, s.direction, size)
+        {
+            asked.push(request);
+        }
+        if caps.name_limits.any() {
+            let beyond = s.points.iter().find_map(|point| {
+                let (request, _) = cost::question(codec, s.family, s.direction, point.code_points)?;
+                let reference = super::compare::reference_for(codec, &request)?;
+                caps.name_limits.passed_by(&reference).map(|_| request)
+            });
+            asked.extend(beyond);
+        }
+        for request in asked {
+            let Some(reference) = super::compare::reference_for(codec, &request) else {
+                continue;
+            };
+            let answer = super::compare::ask(engine, &request);
+            if let super::compare::Verdict::Nonconformance(detail) =
+                super::compare::evaluate(&caps, codec, &request, &reference, &answer, true)
+            {
+                let key = causes::key_of(&caps, codec, &request, &reference, &answer);
+                let detail = format!("{detail} (the cost probe's {} family)", s.family.name());
+                collector.observe_answer(key, &request, &answer, &detail, None);
+            }
         }
     }
 }

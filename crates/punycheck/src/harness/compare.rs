@@ -161,8 +161,16 @@ pub fn evaluate(
         return own_limit(caps, request, reference, message);
     }
     if let Some(beyond) = BeyondOwnLimit::of(caps, got) {
+        // A label's or name's limit is a promise to refuse; Punycode's
+        // binds a buffer.
+        let why = if beyond.option.starts_with("max-label") || beyond.option.starts_with("max-name")
+        {
+            "it declares that it refuses that"
+        } else {
+            "a write past a fixed buffer?"
+        };
         return Verdict::Nonconformance(format!(
-            "answered {beyond}: a write past a fixed buffer? (expected {})",
+            "answered {beyond}: {why} (expected {})",
             excerpt(&describe(&Ok(reference.clone())))
         ));
     }
@@ -186,6 +194,17 @@ pub fn evaluate(
             }
             if let Some(verdict) = newer_than_declared(caps, codec, request, reference, got) {
                 return verdict;
+            }
+            if is_refusal(got)
+                && let Some((size, limit, counts, option)) = caps.name_limits.passed_by(reference)
+            {
+                return Verdict::Divergence {
+                    class: Class::LengthLimit,
+                    detail: format!(
+                        "refused: the answer has {size} {counts}, beyond its declared \
+                         --{option} {limit}"
+                    ),
+                };
             }
             if let Some(deviation) = caps
                 .deviations
@@ -331,49 +350,53 @@ fn with_label_reason(codec: Codec, request: &Request, detail: String) -> String 
 /// within it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BeyondOwnLimit {
-    /// The answer's length: code points decoded, or bytes encoded.
+    /// The answer's length: code points decoded, bytes encoded, or a
+    /// label's or name's size ([`crate::engines::NameLimits`]).
     pub len: usize,
     /// The limit it is beyond.
     pub limit: usize,
-    /// Whether the answer is a decoding (against `--max-encode`), or an
-    /// encoding (against `--max-decode`).
-    pub decoded: bool,
+    /// What it counts: `code points`, `bytes`, `code points in a label`
+    /// ...
+    pub counts: &'static str,
+    /// The option that declares the limit, without its dashes.
+    pub option: &'static str,
 }
 
 impl BeyondOwnLimit {
     /// `got` beyond a limit of `caps` that binds it; `None` for an answer
     /// within its limits, a refusal, or one no declared limit binds.
     pub fn of(caps: &Capabilities, got: &Result<Expected, EngineError>) -> Option<Self> {
-        let (len, limit, decoded) = match got {
-            Ok(Expected::Decoded(cps)) if caps.bound_answers.decoded => {
-                (cps.values.len(), caps.max_encode_input?, true)
+        let answer = got.as_ref().ok()?;
+        let (len, limit, counts, option) = match answer {
+            Expected::Decoded(cps) if caps.bound_answers.decoded => (
+                cps.values.len(),
+                caps.max_encode_input?,
+                "code points",
+                "max-encode",
+            ),
+            Expected::Encoded(bytes) if caps.bound_answers.encoded => {
+                (bytes.len(), caps.max_decode_input?, "bytes", "max-decode")
             }
-            Ok(Expected::Encoded(bytes)) if caps.bound_answers.encoded => {
-                (bytes.len(), caps.max_decode_input?, false)
-            }
-            _ => return None,
+            _ => caps.name_limits.passed_by(answer)?,
         };
         (len > limit).then_some(BeyondOwnLimit {
             len,
             limit,
-            decoded,
+            counts,
+            option,
         })
     }
 
-    /// The unit it counts: `code points` or `bytes`.
+    /// The unit it counts: `code points` or `bytes` (of a label or a
+    /// name, for those limits).
     pub fn unit(&self) -> &'static str {
-        if self.decoded { "code points" } else { "bytes" }
+        self.counts
     }
 
     /// The declaration whose limit it is beyond, with that limit:
     /// `--max-encode 512`.
     pub fn declared(&self) -> String {
-        let option = if self.decoded {
-            "--max-encode"
-        } else {
-            "--max-decode"
-        };
-        format!("{option} {}", self.limit)
+        format!("--{} {}", self.option, self.limit)
     }
 }
 

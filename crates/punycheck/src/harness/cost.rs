@@ -162,6 +162,29 @@ pub fn question(
     }
 }
 
+/// The question of `family` in `direction` whose size (as [`question`]
+/// counts it) is `size`, among the sizes the probe asks, doubling from
+/// [`FIRST_SIZE`]; `None` when no size asked is that one.
+pub fn question_of_size(
+    codec: Codec,
+    family: Family,
+    direction: Direction,
+    size: usize,
+) -> Option<Request> {
+    let mut n = FIRST_SIZE;
+    while n <= LARGEST_MAX {
+        let (request, asked) = question(codec, family, direction, n)?;
+        if asked == size {
+            return Some(request);
+        }
+        if asked > size {
+            return None;
+        }
+        n *= 2;
+    }
+    None
+}
+
 /// What a check's probe asks: `--cost-budget` and `--cost-max`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bounds {

@@ -2,7 +2,8 @@
 //! implementation refuses every input tried of that many code points and
 //! more, and takes one of a code point fewer, the refusal looks like a
 //! size limit of its own (OpenSSL 3.0.7's decoder refuses more than 512
-//! code points and only says that it failed). The cause stays a cause
+//! code points and only says that it failed; ICU refuses a label of more
+//! than 1,000, which no IDNA rule says). The cause stays a cause
 //! (its limit is undeclared); the hint says how to declare it. Nothing is
 //! hinted that the probes do not show.
 
@@ -67,7 +68,7 @@ fn supported(engine: &dyn Engine, request: &Request) -> bool {
 /// copies is answered as the reference answers it, `n - 1`.
 pub fn size_limit(engine: &dyn Engine, request: &Request) -> Option<usize> {
     let codec = engine.codec();
-    if codec != Codec::Punycode {
+    if codec != Codec::Punycode && codec.label_profile().is_none() {
         return None;
     }
     let n = code_points(codec, request).filter(|&n| n >= MIN_LIMIT)?;
@@ -85,13 +86,19 @@ pub fn size_limit(engine: &dyn Engine, request: &Request) -> Option<usize> {
     (answered && refused(n) && refused(2 * n)).then_some(n - 1)
 }
 
-/// What [`size_limit`] found, in words, with how to declare it
-/// (`--max-encode` counts the code points an implementation encodes and
-/// those it decodes to).
-pub fn hint(limit: usize) -> String {
+/// What [`size_limit`] found for `codec`, in words, with how to declare
+/// it (`--max-encode` counts the code points an implementation encodes and
+/// those it decodes to; `--max-label-code-points` those of a label, which
+/// the probes' one-label names are).
+pub fn hint(codec: Codec, limit: usize) -> String {
+    let (what, option) = if codec.label_profile().is_some() {
+        ("label", "--max-label-code-points")
+    } else {
+        ("input", "--max-encode")
+    };
     format!(
-        "every input tried of {} code points or more is refused, and one of {limit} is \
-         answered: a size limit of its own? If it is one by design, declare it: --max-encode \
+        "every {what} tried of {} code points or more is refused, and one of {limit} is \
+         answered: a size limit of its own? If it is one by design, declare it: {option} \
          {limit}",
         limit + 1
     )
@@ -136,7 +143,7 @@ mod tests {
     fn a_limit_is_hinted_with_its_declaration_in_both_directions() {
         let engine = limited(512);
         assert_eq!(size_limit(&engine, &encode(513)), Some(512));
-        assert!(hint(512).ends_with("declare it: --max-encode 512"));
+        assert!(hint(Codec::Punycode, 512).ends_with("declare it: --max-encode 512"));
         let Some(Expected::Encoded(bytes)) = reference_for(Codec::Punycode, &encode(513)) else {
             panic!("the reference encodes");
         };

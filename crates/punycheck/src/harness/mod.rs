@@ -8,6 +8,7 @@ pub mod causes;
 pub mod check;
 pub mod compare;
 pub mod cost;
+pub mod difference;
 pub mod domains;
 pub mod errors;
 pub mod export;

@@ -18,7 +18,11 @@
 //!   integers hold 31 bits fails from 32, and one whose limit is one lower
 //!   fails at 31 too;
 //! - a label refused by a rule with parts: the part (Bidi condition 1 to
-//!   6, RFC 3454's Bidi requirement, which joiner, which CONTEXTO rule).
+//!   6, RFC 3454's Bidi requirement, which joiner, which CONTEXTO rule);
+//! - a wrong output, of any codec: where it first departs from the
+//!   reference's answer, by rule ([`super::difference`]: for Punycode the
+//!   delta and digit, for names the label and the step: the ACE prefix's
+//!   case, a root label dropped, a mapping ...).
 //!
 //! Everything else is explained by its key alone (the same crash line, the
 //! same overflow site, the same declared deviation): the empty explanation.
@@ -31,7 +35,7 @@ use crate::label::LabelError;
 use crate::punycode::{
     self, BASE, BadInputReason, DAMP, INITIAL_BIAS, INITIAL_N, SKEW, T_MAX, T_MIN,
 };
-use crate::vocabulary::Request;
+use crate::vocabulary::{Expected, Request};
 
 /// What a cause's key says that [`explain`] reads.
 #[derive(Clone, Copy, Debug, Default)]
@@ -42,11 +46,20 @@ pub struct Class {
     pub reference_refuses: bool,
     /// It says overflow where the reference succeeds or says otherwise.
     pub says_overflow: bool,
+    /// It answers, and its answer is not the reference's.
+    pub wrong_output: bool,
 }
 
 /// What explains a failure of class `key` on `request` beyond its key (see
-/// the module's docs); empty when the key says it all.
-pub fn explain(codec: Codec, class: Class, request: &Request) -> String {
+/// the module's docs), given the implementation's `answer` where it
+/// answered; empty when the key says it all.
+pub fn explain(codec: Codec, class: Class, request: &Request, answer: Option<&Expected>) -> String {
+    if class.wrong_output {
+        return match (super::compare::reference_for(codec, request), answer) {
+            (Some(want), Some(got)) => super::difference::explain(codec, request, &want, got),
+            _ => String::new(),
+        };
+    }
     if codec.label_profile().is_some() {
         if !class.reference_refuses {
             return String::new();
@@ -217,8 +230,16 @@ mod tests {
             accepts_invalid: true,
             reference_refuses: true,
             says_overflow: false,
+            wrong_output: false,
         };
-        let say = |text: &[u8]| explain(Codec::Punycode, accepts, &Request::Decode(text.to_vec()));
+        let say = |text: &[u8]| {
+            explain(
+                Codec::Punycode,
+                accepts,
+                &Request::Decode(text.to_vec()),
+                None,
+            )
+        };
         assert_eq!(say(b"-"), "the byte 0x2D");
         assert_eq!(say(b"-abc"), "the byte 0x2D");
         assert_eq!(say(b"[a"), "the byte 0x5B");

@@ -32,6 +32,7 @@ impl Engine for AmcC {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
+            name_limits: crate::engines::NameLimits::NONE,
             // amc_ace_z_uint in both directions: its section 5 limits
             // AMC-ACE-Z to Unicode scalar values, but the code takes and
             // returns any value, as the RFC's does.

@@ -70,6 +70,7 @@ impl Engine for Bootstring {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
+            name_limits: crate::engines::NameLimits::NONE,
             domain: CodePointDomain::U32,
             // Both documents' parameters have uppercase forms for every
             // final digit; other parameter sets may not.

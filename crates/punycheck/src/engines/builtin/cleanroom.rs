@@ -21,6 +21,7 @@ impl Engine for CleanRoom {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
+            name_limits: crate::engines::NameLimits::NONE,
             domain: CodePointDomain::U32,
             annotations: true,
             errors: ErrorDetail::Kinds,

@@ -324,6 +324,7 @@ impl Engine for Icu {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
+            name_limits: crate::engines::NameLimits::NONE,
             // UTF-16 cannot carry surrogate code points or values above
             // U+10FFFF, and the decoder refuses to produce them.
             domain: CodePointDomain::UnicodeScalar,

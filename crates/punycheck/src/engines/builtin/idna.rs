@@ -22,6 +22,7 @@ impl Engine for Idna {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
+            name_limits: crate::engines::NameLimits::NONE,
             domain: CodePointDomain::UnicodeScalar,
             annotations: false,
             errors: ErrorDetail::FailureOnly,

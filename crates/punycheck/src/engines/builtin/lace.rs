@@ -28,6 +28,7 @@ impl Engine for LaceCleanRoom {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
+            name_limits: crate::engines::NameLimits::NONE,
             // LACE encodes UTF-16 (draft section 2.2): surrogate code points
             // and values above U+10FFFF are refused with bad_input, never
             // encoded. It takes any value and answers, so as this codec's

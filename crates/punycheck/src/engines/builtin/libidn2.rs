@@ -315,6 +315,7 @@ impl Engine for Libidn2 {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
+            name_limits: crate::engines::NameLimits::NONE,
             // uint32_t in both directions: it is called with every value and
             // answers for each (refusing some as bad input, which the
             // expectations list as deviations).

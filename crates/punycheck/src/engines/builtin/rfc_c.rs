@@ -44,6 +44,7 @@ impl Engine for RfcC {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
+            name_limits: crate::engines::NameLimits::NONE,
             domain: CodePointDomain::U32,
             annotations: true,
             errors: ErrorDetail::Kinds,

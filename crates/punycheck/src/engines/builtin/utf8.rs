@@ -51,6 +51,7 @@ impl Engine for Utf8CleanRoom {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
+            name_limits: crate::engines::NameLimits::NONE,
             domain: CodePointDomain::U32,
             annotations: false,
             errors: ErrorDetail::Kinds,
@@ -128,6 +129,7 @@ impl Engine for StdUtf8 {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
+            name_limits: crate::engines::NameLimits::NONE,
             domain: CodePointDomain::UnicodeScalar,
             annotations: false,
             errors: ErrorDetail::Kinds,

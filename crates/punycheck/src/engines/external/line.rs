@@ -137,6 +137,7 @@ impl Program {
     /// over it.
     pub fn capabilities(&self) -> Capabilities {
         let own = Capabilities {
+            name_limits: crate::engines::NameLimits::NONE,
             domain: CodePointDomain::U32,
             annotations: true,
             errors: ErrorDetail::Kinds,

@@ -20,6 +20,7 @@ use crate::vocabulary::{Expected, Request};
 /// kind.
 fn capabilities() -> Capabilities {
     Capabilities {
+        name_limits: crate::engines::NameLimits::NONE,
         domain: CodePointDomain::UnicodeScalar,
         annotations: false,
         errors: ErrorDetail::FailureOnly,

@@ -146,6 +146,7 @@ impl SoSpec {
 /// 3492 asks, with annotations, unless declared otherwise.
 fn capabilities(declaration: &Declaration) -> Capabilities {
     declaration.apply(Capabilities {
+        name_limits: crate::engines::NameLimits::NONE,
         domain: CodePointDomain::U32,
         annotations: true,
         errors: ErrorDetail::Kinds,
