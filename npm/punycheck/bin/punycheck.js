@@ -92,14 +92,14 @@ function binary() {
   }
 }
 
-const child = spawn(binary(), process.argv.slice(2), { stdio: "inherit" });
-
 // A signal sent to this process alone (kill PID, a CI runner's cancel)
 // reaches the binary too; one sent to the whole process group reaches it
-// twice, which punycheck takes as one interruption.
+// twice, which punycheck takes as one interruption. The handlers are in
+// place before the binary starts, so none is missed.
 const forwarded = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"];
+let child = null;
 const forward = (signal) => {
-  if (child.pid !== undefined) {
+  if (child && child.pid !== undefined) {
     try {
       child.kill(signal);
     } catch {
@@ -112,6 +112,8 @@ if (process.platform !== "win32") {
     process.on(signal, forward);
   }
 }
+
+child = spawn(binary(), process.argv.slice(2), { stdio: "inherit" });
 
 child.on("error", (error) => {
   fail([`cannot run ${child.spawnfile}: ${error.message}`]);
