@@ -289,12 +289,16 @@ fn a_signal_sent_to_the_launcher_reaches_the_binary() {
     let Some(node) = node() else { return };
     let dir = temp("forward");
     for (signal, number) in [("TERM", libc::SIGTERM), ("INT", libc::SIGINT)] {
-        // The stand-in says it is ready once its trap is set, then waits.
+        // The stand-in says it is ready once its trap is set, then waits,
+        // 300 s at most: a signal that never comes fails the test, never
+        // hangs it.
         let stand_in = script(
             &dir,
             "waits",
             &format!(
-                "trap 'echo got {signal}; exit 7' {signal}\necho ready\nwhile :; do sleep 1; done"
+                "trap 'echo got {signal}; exit 7' {signal}\necho ready\n\
+                 i=0; while [ $i -lt 300 ]; do sleep 1; i=$((i + 1)); done\n\
+                 echo no {signal} came; exit 9"
             ),
         );
         let mut child = Command::new(node)
