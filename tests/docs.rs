@@ -642,6 +642,20 @@ fn every_docs_page_is_linked_from_the_readme() {
     }
 }
 
+/// The README is the front door: at most 400 lines, the rest behind its
+/// links to `docs/`.
+#[test]
+fn the_readme_is_at_most_400_lines() {
+    let lines = fs::read_to_string(root().join("README.md"))
+        .unwrap()
+        .lines()
+        .count();
+    assert!(
+        lines <= 400,
+        "README.md has {lines} lines: move detail into docs/ behind a link"
+    );
+}
+
 // The checks, shown to find what each is for.
 
 /// Every check of one small document, against this repository.

@@ -20,6 +20,7 @@ mod export;
 mod fuzz_replay;
 mod label_planted;
 mod lace;
+mod packages;
 mod pipe_templates;
 mod planted_bugs;
 mod processes;

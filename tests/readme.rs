@@ -68,6 +68,26 @@ const NOT_RUN: &[(&str, &str)] = &[
         "installs into ~/.cargo/bin; what it builds is the binary under test",
     ),
     (
+        "pip install",
+        "installs the wheel from PyPI; .ci/packages installs the one built here",
+    ),
+    (
+        "npm install",
+        "installs the npm packages from the registry; .ci/packages installs the ones built here",
+    ),
+    (
+        "pip wheel",
+        "builds the wheel with cargo, minutes; .ci/packages builds it and runs a gate with it",
+    ),
+    (
+        "npm/build",
+        "builds the binary and packs the npm packages; .ci/packages runs it",
+    ),
+    (
+        "bash .ci/packages",
+        "builds, installs and checks the packages, minutes; .ci/run runs it",
+    ),
+    (
         "cargo bench",
         "criterion benchmarks, minutes long; clippy --all-targets in .ci/run builds them",
     ),
@@ -259,7 +279,10 @@ fn without_assignments(words: &[String]) -> Vec<&str> {
         .map(String::as_str)
         .skip_while(|w| {
             w.split_once('=').is_some_and(|(name, _)| {
-                !name.is_empty() && name.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+                !name.is_empty()
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
             })
         })
         .collect()
@@ -406,6 +429,7 @@ fn copy_tree(from: &Path, to: &Path, relative: &Path) {
         "fuzz",
         "adapters/build",
         "adapters/node/node_modules",
+        "dist",
     ];
     fs::create_dir_all(to).unwrap();
     for entry in fs::read_dir(from).unwrap() {
