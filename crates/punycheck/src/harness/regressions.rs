@@ -437,7 +437,8 @@ mod tests {
             // the loader for check --file and by the regression writer.
             for &other in codecs.iter().filter(|&&c| c != codec) {
                 assert!(File::open(&path, other).is_err());
-                let refused = vectors::refuse_other_codecs(&[path.clone()], other).unwrap_err();
+                let refused =
+                    vectors::refuse_other_codecs(std::slice::from_ref(&path), other).unwrap_err();
                 assert_eq!(
                     refused.to_string(),
                     format!(
@@ -448,7 +449,7 @@ mod tests {
                     )
                 );
             }
-            vectors::refuse_other_codecs(&[path.clone()], codec).unwrap();
+            vectors::refuse_other_codecs(std::slice::from_ref(&path), codec).unwrap();
             let _ = std::fs::remove_file(&path);
         }
         assert!(codecs.len() > 30, "{}", codecs.len());
