@@ -3,7 +3,8 @@
 
 Usage: planted_domain.py PUNYCHECK --bug BUG [SWITCHES...]
        (a pipe: program, --codec domain; SWITCHES are punycheck's profile
-       options, e.g. --verify-dns-length false, passed to its base)
+       options, e.g. --verify-dns-length false, passed to its base; it
+       answers encodex as encode, the answer in hexadecimal)
 
 Its base is correct: every question goes to punycheck's own whole-name
 reference (`PUNYCHECK serve --codec domain --impl domain-ref SWITCHES`), and
@@ -72,9 +73,17 @@ class Base:
         )
 
     def ask(self, line):
+        """The base's answer to `line`; a name to encode is asked escaped
+        (its answer may hold a control character), and answered as text."""
+        verb, _, rest = line.partition(" ")
+        if verb == "encode":
+            line = "encodex " + rest
         self.process.stdin.write(line + "\n")
         self.process.stdin.flush()
-        return self.process.stdout.readline().rstrip("\n")
+        said = self.process.stdout.readline().rstrip("\n")
+        if verb == "encode" and said.startswith("ok "):
+            said = "ok " + bytes.fromhex(said[3:]).decode("utf-8", "surrogateescape")
+        return said
 
 
 def per_label(label_base, verb, labels):
@@ -114,6 +123,10 @@ def main():
     for line in sys.stdin:
         question = line.rstrip("\n")
         verb, _, rest = question.partition(" ")
+        # The escaped form: encode, its answer in hexadecimal.
+        escaped = verb == "encodex"
+        if escaped:
+            verb, question = "encode", "encode " + rest
         try:
             code_points = parse(rest)
         except ValueError:
@@ -170,6 +183,8 @@ def main():
                         answer = "ok " + ".".join(out)
         if answer is None:
             answer = base.ask(question)
+        if escaped and answer.startswith("ok "):
+            answer = "ok " + answer[3:].encode("utf-8", "surrogateescape").hex()
         sys.stdout.write(answer + "\n")
         sys.stdout.flush()
 
