@@ -32,13 +32,19 @@ written as the implementations that had it went wrong:
                    quadratic time (planted as CPU time, 300 s * (n/65536)^2
                    for n of them, a hundred times the probe's margin at its
                    limit), though every answer is right.
+  first-joiner     Net::IDN::Encode 2.500 and ada 2.9.2: only the first
+                   ZWNJ or ZWJ of a label is judged, so a later one out of
+                   its context is taken (Node 20 takes U+0915 U+094D U+200C
+                   U+0915 a U+200C b); ToASCII only.
   none             no bug: the base's answers.
 """
 import subprocess
 import sys
 import time
+import unicodedata
 
 SEPARATORS = {0x2E, 0x3002, 0xFF0E, 0xFF61}
+JOINERS = (0x200C, 0x200D)
 
 
 def tokens(code_points):
@@ -110,6 +116,38 @@ def per_label(label_base, verb, labels):
     return " ".join(["ok"] + joined)
 
 
+def first_joiner_only(base, label_base, code_points):
+    """The ToASCII answer of an implementation that judges the first joiner
+    of each label only, where the base refuses the name for a later one
+    (it takes the name with every label's later joiners removed); else
+    None."""
+    labels = split(code_points)
+    trimmed = []
+    for label in labels:
+        joiners = [i for i, cp in enumerate(label) if cp in JOINERS]
+        trimmed.append([cp for i, cp in enumerate(label) if cp not in JOINERS or i == joiners[0]])
+    if trimmed == labels or base.ask("encode " + tokens(code_points)).startswith("ok"):
+        return None
+    joined = []
+    for i, label in enumerate(trimmed):
+        if i:
+            joined.append(0x2E)
+        joined.extend(label)
+    if not base.ask("encode " + tokens(joined)).startswith("ok"):
+        return None
+    out = []
+    for label, kept in zip(labels, trimmed):
+        if label == kept:
+            said = label_base.ask("encode " + tokens(label))
+            if not said.startswith("ok"):
+                return None
+            out.append(said[3:])
+        else:
+            text = unicodedata.normalize("NFC", "".join(map(chr, label)).lower())
+            out.append("xn--" + text.encode("punycode").decode("ascii"))
+    return "ok " + ".".join(out)
+
+
 def main():
     if len(sys.argv) < 4 or sys.argv[2] != "--bug":
         sys.exit("usage: planted_domain.py PUNYCHECK --bug BUG [SWITCHES...]")
@@ -147,7 +185,9 @@ def main():
             while time.process_time() < end:
                 pass
         if code_points is not None and verb in ("encode", "decode"):
-            if bug == "bidi-per-label":
+            if bug == "first-joiner" and verb == "encode":
+                answer = first_joiner_only(base, label_base, code_points)
+            elif bug == "bidi-per-label":
                 said = base.ask(question)
                 if "Bidi rule across labels" in said:
                     answer = per_label(label_base, verb, split(code_points))
