@@ -36,6 +36,16 @@ written as the implementations that had it went wrong:
                    ZWNJ or ZWJ of a label is judged, so a later one out of
                    its context is taken (Node 20 takes U+0915 U+094D U+200C
                    U+0915 a U+200C b); ToASCII only.
+  label-walk       a ToUnicode that walks the whole name once per label
+                   (a split by repeated search from the start, a join that
+                   copies what came before), quadratic in the number of
+                   labels though every answer is right (a runtime's
+                   domainToUnicode took 5 s on 32,768 labels, issue 38):
+                   planted as CPU time, 300 s * (L/32768)^2 for a name of
+                   L labels, a hundred times the probe's margin at 65,536
+                   bytes of one-letter labels.
+  label-walk-linear  the same ToUnicode walking each label once: 1 s *
+                   (L/32768), linear.
   none             no bug: the base's answers.
 """
 import subprocess
@@ -182,6 +192,12 @@ def main():
                             pass
             n = text.count("\u0660")
             end = time.process_time() + 300 * (n / 65536) ** 2
+            while time.process_time() < end:
+                pass
+        if bug in ("label-walk", "label-walk-linear") and verb == "decode" and code_points:
+            labels = 1 + sum(1 for cp in code_points if cp in SEPARATORS)
+            power = 2 if bug == "label-walk" else 1
+            end = time.process_time() + (300 if power == 2 else 1) * (labels / 32768) ** power
             while time.process_time() < end:
                 pass
         if code_points is not None and verb in ("encode", "decode"):
