@@ -70,10 +70,10 @@ impl Question {
             (None, None, None, Some(tokens)) => {
                 // A family at a size is the probe's own question (a name
                 // of many labels is decoded as itself).
-                if let Some((direction, family, n)) = self.family() {
-                    if let Some((request, _)) = cost::question(codec, family, direction, n) {
-                        return Ok(request);
-                    }
+                if let Some((direction, family, n)) = self.family()
+                    && let Some((request, _)) = cost::question(codec, family, direction, n)
+                {
+                    return Ok(request);
                 }
                 let cps = CodePoints::parse(tokens).map_err(|e| e.to_string())?;
                 let mut encoded = punycheck::punycode::encode(&cps.values, None)
