@@ -659,6 +659,26 @@ mod tests {
         assert!(far >= 10 && many >= 5, "{far} {many}");
     }
 
+    /// CONTEXTO code points beside each other meet and break their rules
+    /// under IDNA2008, which applies them (RFC 5892 Appendix A.3 to A.9).
+    #[test]
+    fn contexto_labels_meet_and_break_their_rules_under_idna2008() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let idna2008 = LabelProfile {
+            rules: LabelRules::Idna2008,
+            switches: Switches::URL,
+        };
+        let (mut kept, mut refused) = (0, 0);
+        for _ in 0..300 {
+            match crate::label::to_ascii(idna2008, &contexto_label(&mut rng)) {
+                Ok(_) => kept += 1,
+                Err(e) if e.rule() == "contexto" => refused += 1,
+                Err(_) => {}
+            }
+        }
+        assert!(kept >= 50 && refused >= 50, "{kept} {refused}");
+    }
+
     #[test]
     fn hosts_reach_every_rule_of_the_host_parser() {
         // Under the URL Standard's rules, 1,500 hosts meet the IPv4
