@@ -179,6 +179,14 @@ fn gate(name: &str, always: bool) {
                 "{gate}: the adapter does not pass {question:?} on: {answer}"
             );
         }
+        // Every domain adapter answers the escaped form, so that a name
+        // holding a control is asked and its answer comes back:
+        // `xn--a-bga` as its bytes.
+        let answer = ask_pipe(&words, "encodex u+0061 u+00E9\n");
+        assert!(
+            answer == "ok 786e2d2d612d626761\n" || answer.starts_with("error failed"),
+            "{gate}: the adapter does not answer encodex: {answer}"
+        );
     } else if label {
         assert_eq!(
             ask_pipe(&words, "encode u+0062 u+00FC u+0063 u+0068 u+0065 u+0072\n"),

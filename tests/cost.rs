@@ -420,3 +420,51 @@ fn other_codecs_are_not_probed() {
         text(&out.stderr)
     );
 }
+
+/// A ToUnicode that walks the whole name once per label
+/// (`tests/impls/planted_domain.py --bug label-walk`: 300 s * (L/32768)^2
+/// of CPU time for L labels, a hundred times the margin at the limit) is
+/// a slow cause of a family of many labels, and its reproducer exits 1;
+/// the same walk once per label (`label-walk-linear`, 1 s at 32,768
+/// labels) is no cause. Quiet and with two busy loops beside them, the
+/// verdicts are the same.
+#[test]
+fn a_walk_of_the_name_per_label_is_slow_on_many_labels() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/impls/planted_domain.py");
+    for (bug, slow) in [("label-walk", true), ("label-walk-linear", false)] {
+        let spec = format!("pipe:{} {script} {BIN} --bug {bug}", python());
+        let domain = ["--codec", "domain"];
+        let (status, quiet) = check(&spec, &domain);
+        let (busy_status, busy) = {
+            let _busy = Busy::start();
+            check(&spec, &domain)
+        };
+        assert_eq!(status, Some(if slow { 1 } else { 0 }), "{bug}: {quiet}");
+        assert_eq!(busy_status, status, "{bug}: {quiet}\n{busy}");
+        assert_eq!(verdict(&busy), verdict(&quiet), "{quiet}\n{busy}");
+        if !slow {
+            assert!(!quiet.contains(": slow"), "{quiet}");
+            continue;
+        }
+        let causes: Vec<&str> = quiet
+            .lines()
+            .filter(|l| l.contains(": slow (implementation: grows faster than linear on the "))
+            .collect();
+        assert_eq!(causes.len(), 1, "{quiet}");
+        let many = [
+            "many-ascii-labels",
+            "many-a-labels",
+            "many-u-labels",
+            "mapped-dots",
+        ];
+        assert!(
+            causes[0].contains(". decode: slow")
+                && many
+                    .iter()
+                    .any(|f| causes[0].contains(&format!("on the {f} family"))),
+            "{quiet}"
+        );
+        let again = run_first_reproducer(bug, &quiet);
+        assert_eq!(again.status.code(), Some(1), "{}", text(&again.stdout));
+    }
+}

@@ -136,6 +136,31 @@ fn a_dropped_trailing_dot_is_reported_under_the_url_standards_switches_too() {
     );
 }
 
+/// Net::IDN::Encode 2.500 and ada 2.9.2 judge only the first ZWNJ or ZWJ
+/// of a label; planted, a check of 3,000 names (the domain gates'
+/// `cases`) asks generated names with labels of two and three joiners,
+/// and reports the later joiner taken, with a reproducer that exits 1.
+#[test]
+fn only_the_first_joiner_of_a_label_judged_is_reported() {
+    let (status, report) = check("first-joiner", &[]);
+    assert_eq!(status, Some(1), "{report}");
+    let causes = causes(&report);
+    assert!(
+        !causes.is_empty()
+            && causes.iter().all(|c| c.contains(
+                "encode: accepts what the reference rejects (reference: refused (contextj)"
+            )),
+        "{causes:#?}\n{report}"
+    );
+    assert!(
+        report
+            .lines()
+            .any(|l| l.trim_start().starts_with("seen ") && l.contains(" generated")),
+        "{report}"
+    );
+    assert_first_reproducer_exits_1("first-joiner", &report);
+}
+
 /// A ToUnicode that checks each U+0660 against the whole label before any
 /// length (CVE-2026-45409, the Python idna package 3.13's decode) is a
 /// slow cause on the domain probe's own family, though every answer is

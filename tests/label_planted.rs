@@ -147,6 +147,43 @@ fn an_inverted_zwnj_rule_is_reported_both_ways() {
     assert_first_reproducer_exits_1("zwnj-context", &report);
 }
 
+/// Net::IDN::Encode 2.500 and ada 2.9.2 judge only the first ZWNJ or ZWJ
+/// of a label; planted, a label check of 1,500 questions (the label
+/// gates' `cases`) asks labels with two and three joiners, one of them
+/// out of its context, and reports the later one taken, both ways, from
+/// generated questions as well as the vectors, with reproducers that exit
+/// 1.
+#[test]
+fn only_the_first_joiner_judged_is_reported() {
+    let spec = format!("pipe:{} {PLANTED} {BIN} --bug first-joiner", python());
+    let (status, report) = check_label(&spec, "1500", "60", &[]);
+    assert_eq!(status, Some(1), "{report}");
+    let causes = causes_of(&report);
+    assert!(
+        !causes.is_empty()
+            && causes
+                .iter()
+                .all(|c| c
+                    .contains("accepts what the reference rejects (reference: refused (contextj)")),
+        "{causes:#?}\n{report}"
+    );
+    for direction in ["encode", "decode"] {
+        assert!(
+            causes
+                .iter()
+                .any(|c| c.contains(&format!(". {direction}: accepts"))),
+            "{direction}: {causes:#?}"
+        );
+    }
+    // The generator asks them, not only the vectors.
+    let generated = report
+        .lines()
+        .filter(|l| l.trim_start().starts_with("seen ") && l.contains(" generated"))
+        .count();
+    assert_eq!(generated, 2, "{report}");
+    assert_every_reproducer_exits_1("first-joiner", &report);
+}
+
 /// The causes of `report`: the lines that number them.
 fn causes_of(report: &str) -> Vec<&str> {
     report

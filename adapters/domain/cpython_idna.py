@@ -21,16 +21,20 @@ only.
 The pipe protocol of the domain codec, a line each way:
   encode TOKENS  -> ok NAME      | error MESSAGE   (ToASCII of the name)
   decode TOKENS  -> ok TOKENS    | error MESSAGE   (ToUnicode of the name)
+  encodex TOKENS -> ok HEX       | error MESSAGE   (encode, the answer's bytes
+                                                    in hexadecimal, whatever
+                                                    they are: asked for a name
+                                                    that is not printable ASCII)
 Failures: UnicodeError (the codec's, Nameprep's and the punycode codec's,
 UnicodeDecodeError included) is "error <message>"; anything else
 propagates, a crash. Unlike encodings.idna.ToUnicode of one label
 (adapters/label/cpython_idna.py), the codec's decode has no "input
 unchanged" failure to tell: an ASCII name without an ACE prefix is its own
 ToUnicode (RFC 3490 section 4.2, step 3). Adapter-side refusals, "error
-adapter: ...": a malformed token, a value above U+10FFFF, an answer that is
-not printable ASCII, an unknown verb. Lone surrogates are passed to encode
-(a Python str holds them; Nameprep refuses them, table C.5); decode writes
-them with "surrogatepass", as UTF-8 cannot.
+adapter: ...": a malformed token, a value above U+10FFFF, an answer to
+encode (not encodex) that is not printable ASCII, an unknown verb. Lone
+surrogates are passed to encode (a Python str holds them; Nameprep refuses
+them, table C.5); decode writes them with "surrogatepass", as UTF-8 cannot.
 """
 import sys
 
@@ -62,8 +66,10 @@ def answer(line):
     verb, _, rest = line.partition(" ")
     try:
         name = parse_tokens(rest)
-        if verb == "encode":
+        if verb in ("encode", "encodex"):
             out = name.encode("idna")
+            if verb == "encodex":
+                return ("ok " + out.hex()).rstrip(" ")
             if any(not 0x20 <= b <= 0x7E for b in out):
                 raise Refused("adapter: the answer is not printable ASCII")
             return ("ok " + out.decode("ascii")).rstrip(" ")

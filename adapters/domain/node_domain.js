@@ -54,10 +54,14 @@
 // The pipe protocol of the domain codec, a line each way:
 //   encode TOKENS  -> ok NAME      | error MESSAGE   (ToASCII of the name)
 //   decode TOKENS  -> ok TOKENS    | error MESSAGE   (ToUnicode of the name)
+//   encodex TOKENS -> ok HEX       | error MESSAGE   (encode, the answer's
+//                     UTF-8 bytes in hexadecimal, whatever they are: asked
+//                     for a name that is not printable ASCII)
 // TOKENS are u+XXXX code points separated by spaces. Adapter-side
 // refusals, "error adapter: ...": a malformed token, a surrogate or a value
 // above U+10FFFF (a JavaScript string passes only scalar values faithfully),
-// an ASCII answer that is not printable, an unknown verb.
+// an answer to encode (not encodex) that is not printable ASCII, an unknown
+// verb.
 'use strict';
 const path = require('node:path');
 
@@ -168,9 +172,10 @@ function answer(line) {
 	const verb = sp < 0 ? line : line.slice(0, sp);
 	const rest = sp < 0 ? '' : line.slice(sp + 1);
 	try {
-		if (verb === 'encode') {
+		if (verb === 'encode' || verb === 'encodex') {
 			const out = toASCII(parseTokens(rest));
 			if (out === null) return 'error failed';
+			if (verb === 'encodex') return out === '' ? 'ok' : 'ok ' + Buffer.from(out, 'utf8').toString('hex');
 			if (!/^[\x20-\x7e]*$/.test(out)) throw new Refused('adapter: the answer is not printable ASCII');
 			return out === '' ? 'ok' : 'ok ' + out;
 		}

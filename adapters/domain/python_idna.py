@@ -18,10 +18,14 @@ Modes:
 The pipe protocol of the domain codec, a line each way:
   encode TOKENS  -> ok NAME      | error MESSAGE   (ToASCII of the name)
   decode TOKENS  -> ok TOKENS    | error MESSAGE   (ToUnicode of the name)
+  encodex TOKENS -> ok HEX       | error MESSAGE   (encode, the answer's bytes
+                                                    in hexadecimal, whatever
+                                                    they are: asked for a name
+                                                    that is not printable ASCII)
 Failures: idna.IDNAError (and its subclasses) is "error <Class>: <message>";
 anything else propagates, a crash. Adapter-side refusals, "error adapter:
-...": a malformed token, a value above U+10FFFF, an answer that is not
-printable ASCII, an unknown verb.
+...": a malformed token, a value above U+10FFFF, an answer to encode (not
+encodex) that is not printable ASCII, an unknown verb.
 """
 import sys
 
@@ -62,11 +66,13 @@ def answer(mode, line):
     uts46 = mode == "uts46"
     try:
         name = parse_tokens(rest)
-        if verb == "encode":
+        if verb in ("encode", "encodex"):
             if uts46:
                 out = idna.encode(name, uts46=True, std3_rules=True, transitional=False)
             else:
                 out = idna.encode(name)
+            if verb == "encodex":
+                return ("ok " + out.hex()).rstrip(" ")
             if any(not 0x20 <= b <= 0x7E for b in out):
                 raise Refused("adapter: the answer is not printable ASCII")
             return ("ok " + out.decode("ascii")).rstrip(" ")

@@ -153,7 +153,11 @@ fn panels(codec: Codec, profiles: &[(&str, &Probe)], max: usize) -> Vec<plot::Pa
 fn table(direction: cost::Direction, profiles: &[(&str, &Probe)]) -> Vec<String> {
     let mut lines = Vec::new();
     // Every family any profile has a series of, in the order probed.
-    for family in cost::Family::ALL.into_iter().chain(cost::Family::NAMES) {
+    for family in cost::Family::ALL
+        .into_iter()
+        .chain(cost::Family::NAMES)
+        .chain(cost::Family::MANY_LABELS)
+    {
         let of = |probe: &Probe| -> Option<Series> {
             probe
                 .series

@@ -68,6 +68,13 @@ impl Question {
                 vectors::parse_hex(hex).map_err(|e| e.to_string())?,
             )),
             (None, None, None, Some(tokens)) => {
+                // A family at a size is the probe's own question (a name
+                // of many labels is decoded as itself).
+                if let Some((direction, family, n)) = self.family()
+                    && let Some((request, _)) = cost::question(codec, family, direction, n)
+                {
+                    return Ok(request);
+                }
                 let cps = CodePoints::parse(tokens).map_err(|e| e.to_string())?;
                 let mut encoded = punycheck::punycode::encode(&cps.values, None)
                     .map_err(|e| format!("--decode-of: the code points do not encode: {e}"))?;

@@ -3,7 +3,8 @@
 
 Usage: planted_domain.py PUNYCHECK --bug BUG [SWITCHES...]
        (a pipe: program, --codec domain; SWITCHES are punycheck's profile
-       options, e.g. --verify-dns-length false, passed to its base)
+       options, e.g. --verify-dns-length false, passed to its base; it
+       answers encodex as encode, the answer in hexadecimal)
 
 Its base is correct: every question goes to punycheck's own whole-name
 reference (`PUNYCHECK serve --codec domain --impl domain-ref SWITCHES`), and
@@ -39,6 +40,20 @@ written as the implementations that had it went wrong:
                    given, its case kept (S for S).
   xn-upper-z       a planted regression: XN-- for xn-- in the answer of
                    every name holding a z.
+  first-joiner     Net::IDN::Encode 2.500 and ada 2.9.2: only the first
+                   ZWNJ or ZWJ of a label is judged, so a later one out of
+                   its context is taken (Node 20 takes U+0915 U+094D U+200C
+                   U+0915 a U+200C b); ToASCII only.
+  label-walk       a ToUnicode that walks the whole name once per label
+                   (a split by repeated search from the start, a join that
+                   copies what came before), quadratic in the number of
+                   labels though every answer is right (a runtime's
+                   domainToUnicode took 5 s on 32,768 labels, issue 38):
+                   planted as CPU time, 300 s * (L/32768)^2 for a name of
+                   L labels, a hundred times the probe's margin at 65,536
+                   bytes of one-letter labels.
+  label-walk-linear  the same ToUnicode walking each label once: 1 s *
+                   (L/32768), linear.
   none             no bug: the base's answers.
 
 Bugs combine with +: ascii-case-kept+xn-upper-z has both.
@@ -46,8 +61,10 @@ Bugs combine with +: ascii-case-kept+xn-upper-z has both.
 import subprocess
 import sys
 import time
+import unicodedata
 
 SEPARATORS = {0x2E, 0x3002, 0xFF0E, 0xFF61}
+JOINERS = (0x200C, 0x200D)
 
 
 def tokens(code_points):
@@ -82,9 +99,17 @@ class Base:
         )
 
     def ask(self, line):
+        """The base's answer to `line`; a name to encode is asked escaped
+        (its answer may hold a control character), and answered as text."""
+        verb, _, rest = line.partition(" ")
+        if verb == "encode":
+            line = "encodex " + rest
         self.process.stdin.write(line + "\n")
         self.process.stdin.flush()
-        return self.process.stdout.readline().rstrip("\n")
+        said = self.process.stdout.readline().rstrip("\n")
+        if verb == "encode" and said.startswith("ok "):
+            said = "ok " + bytes.fromhex(said[3:]).decode("utf-8", "surrogateescape")
+        return said
 
 
 def per_label(label_base, verb, labels):
@@ -139,6 +164,38 @@ def afterwards(bugs, verb, code_points, answer):
     return answer
 
 
+def first_joiner_only(base, label_base, code_points):
+    """The ToASCII answer of an implementation that judges the first joiner
+    of each label only, where the base refuses the name for a later one
+    (it takes the name with every label's later joiners removed); else
+    None."""
+    labels = split(code_points)
+    trimmed = []
+    for label in labels:
+        joiners = [i for i, cp in enumerate(label) if cp in JOINERS]
+        trimmed.append([cp for i, cp in enumerate(label) if cp not in JOINERS or i == joiners[0]])
+    if trimmed == labels or base.ask("encode " + tokens(code_points)).startswith("ok"):
+        return None
+    joined = []
+    for i, label in enumerate(trimmed):
+        if i:
+            joined.append(0x2E)
+        joined.extend(label)
+    if not base.ask("encode " + tokens(joined)).startswith("ok"):
+        return None
+    out = []
+    for label, kept in zip(labels, trimmed):
+        if label == kept:
+            said = label_base.ask("encode " + tokens(label))
+            if not said.startswith("ok"):
+                return None
+            out.append(said[3:])
+        else:
+            text = unicodedata.normalize("NFC", "".join(map(chr, label)).lower())
+            out.append("xn--" + text.encode("punycode").decode("ascii"))
+    return "ok " + ".".join(out)
+
+
 def main():
     if len(sys.argv) < 4 or sys.argv[2] != "--bug":
         sys.exit("usage: planted_domain.py PUNYCHECK --bug BUG [SWITCHES...]")
@@ -153,6 +210,10 @@ def main():
     for line in sys.stdin:
         question = line.rstrip("\n")
         verb, _, rest = question.partition(" ")
+        # The escaped form: encode, its answer in hexadecimal.
+        escaped = verb == "encodex"
+        if escaped:
+            verb, question = "encode", "encode " + rest
         try:
             code_points = parse(rest)
         except ValueError:
@@ -172,8 +233,16 @@ def main():
             end = time.process_time() + 300 * (n / 65536) ** 2
             while time.process_time() < end:
                 pass
+        if bug in ("label-walk", "label-walk-linear") and verb == "decode" and code_points:
+            labels = 1 + sum(1 for cp in code_points if cp in SEPARATORS)
+            power = 2 if bug == "label-walk" else 1
+            end = time.process_time() + (300 if power == 2 else 1) * (labels / 32768) ** power
+            while time.process_time() < end:
+                pass
         if code_points is not None and verb in ("encode", "decode"):
-            if bug == "bidi-per-label":
+            if bug == "first-joiner" and verb == "encode":
+                answer = first_joiner_only(base, label_base, code_points)
+            elif bug == "bidi-per-label":
                 said = base.ask(question)
                 if "Bidi rule across labels" in said:
                     answer = per_label(label_base, verb, split(code_points))
@@ -211,6 +280,8 @@ def main():
             answer = base.ask(question)
         if code_points is not None and answer.startswith("ok"):
             answer = afterwards(bugs, verb, code_points, answer)
+        if escaped and answer.startswith("ok "):
+            answer = "ok " + answer[3:].encode("utf-8", "surrogateescape").hex()
         sys.stdout.write(answer + "\n")
         sys.stdout.flush()
 

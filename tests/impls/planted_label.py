@@ -45,6 +45,12 @@ that had it went wrong:
   bidi-digits    the Bidi rule's condition 4 (RFC 5893 section 2) not checked:
                  an RTL label with European and Arabic-Indic digits together
                  is taken.
+  first-joiner   Net::IDN::Encode 2.500 (its CheckJoiners pattern,
+                 m/...|(\\x{200C})/ and defined($1), stops at the first
+                 match) and ada 2.9.2 (Node 20 takes U+0915 U+094D U+200C
+                 U+0915 a U+200C b, a case the JSON Schema test suite added
+                 in 2026): only the first ZWNJ or ZWJ of a label is judged,
+                 so a later one out of its context is taken, both ways.
   slow-refusal   CPython's encodings.idna (python/cpython#157675), the
                  Python idna package: a label's length is checked only after
                  a quadratic step, so a long label is refused, rightly, after
@@ -56,6 +62,9 @@ that had it went wrong:
 import time
 import subprocess
 import sys
+import unicodedata
+
+JOINERS = (0x200C, 0x200D)
 
 
 def tokens(code_points):
@@ -68,6 +77,17 @@ def punycode_decode(payload):
         return [ord(c) for c in payload.encode("ascii").decode("punycode")]
     except (UnicodeError, ValueError):
         return None
+
+
+def first_joiner_only(ask, code_points):
+    """Whether the reference refuses `code_points` for a joiner after the
+    first: it refuses the label, and takes it with every joiner but the
+    first removed."""
+    joiners = [i for i, cp in enumerate(code_points) if cp in JOINERS]
+    if len(joiners) < 2 or ask("encode " + tokens(code_points)).startswith("ok"):
+        return False
+    first_only = [cp for i, cp in enumerate(code_points) if cp not in JOINERS or i == joiners[0]]
+    return ask("encode " + tokens(first_only)).startswith("ok")
 
 
 def main():
@@ -99,7 +119,19 @@ def main():
             end = time.process_time() + 300 * (n / 65536) ** 2
             while time.process_time() < end:
                 pass
-        if verb == "decode":
+        if bug == "first-joiner" and verb == "decode" and rest[:4].lower() == "xn--":
+            decoded = punycode_decode(rest[4:].lower()) if rest.isascii() else None
+            if decoded and first_joiner_only(ask, decoded):
+                answer = "ok " + tokens(decoded)
+        elif bug == "first-joiner" and verb == "encode":
+            try:
+                cps = [int(t[2:], 16) for t in rest.split()]
+            except ValueError:
+                cps = []
+            if first_joiner_only(ask, cps):
+                text = unicodedata.normalize("NFC", "".join(map(chr, cps)).lower())
+                answer = "ok xn--" + text.encode("punycode").decode("ascii")
+        elif verb == "decode":
             prefixed = rest[:4].lower() == "xn--"
             payload = rest[4:]
             if bug == "ascii-payload" and prefixed and payload.endswith("-") and payload.isascii():

@@ -29,6 +29,10 @@
 //
 //	encode TOKENS  -> ok NAME      | error MESSAGE   (ToASCII of the name)
 //	decode TOKENS  -> ok TOKENS    | error MESSAGE   (ToUnicode of the name)
+//	encodex TOKENS -> ok HEX       | error MESSAGE   (encode, the answer's bytes in
+//	                                                  hexadecimal, whatever they are:
+//	                                                  asked for a name that is not
+//	                                                  printable ASCII)
 //
 // TOKENS are u+XXXX code points separated by spaces. ToASCII and ToUnicode
 // return (string, error); a non-nil error is the package's failure and
@@ -36,12 +40,14 @@
 // error is dropped). A panic inside the package is not recovered: it is its
 // crash. Adapter-side refusals, "error adapter: ...": a malformed token, a
 // token that is not a Unicode scalar value (a surrogate or above U+10FFFF:
-// strings.Builder.WriteRune would write U+FFFD instead), an ASCII answer
-// that is not printable, an unknown verb. An empty result is `ok` alone.
+// strings.Builder.WriteRune would write U+FFFD instead), an answer to encode
+// (not encodex) that is not printable ASCII, an unknown verb. An empty result
+// is `ok` alone.
 package main
 
 import (
 	"bufio"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -96,7 +102,7 @@ func answer(p *idna.Profile, line string) string {
 	if i := strings.IndexByte(line, ' '); i >= 0 {
 		verb, rest = line[:i], line[i+1:]
 	}
-	if verb != "encode" && verb != "decode" {
+	if verb != "encode" && verb != "encodex" && verb != "decode" {
 		return "error adapter: unknown request"
 	}
 	name, refusal := parseTokens(rest)
@@ -117,6 +123,12 @@ func answer(p *idna.Profile, line string) string {
 	out, err := p.ToASCII(name)
 	if err != nil {
 		return "error " + oneLine(err.Error())
+	}
+	if verb == "encodex" {
+		if out == "" {
+			return "ok"
+		}
+		return "ok " + hex.EncodeToString([]byte(out))
 	}
 	for i := 0; i < len(out); i++ {
 		if out[i] < 0x20 || out[i] > 0x7E {

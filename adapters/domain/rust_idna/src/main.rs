@@ -35,11 +35,14 @@
 //!
 //! Protocol (pipe:, one line in, one line out, flushed): `encode TOKENS`
 //! answers `ok NAME` (ToASCII), `decode TOKENS` answers `ok TOKENS`
-//! (ToUnicode), TOKENS being `u+XXXX` code points separated by spaces. The
+//! (ToUnicode), TOKENS being `u+XXXX` code points separated by spaces;
+//! `encodex TOKENS` is `encode` answered `ok HEX`, the answer's bytes in
+//! hexadecimal whatever they are (asked for a name that is not printable
+//! ASCII: UseSTD3ASCIIRules=false lets ASCII controls through). The
 //! adapter itself answers `error adapter: ...` for a bad token, a token that
-//! is not a Rust `char` (a surrogate, above U+10FFFF), an ASCII answer that
-//! is not printable (UseSTD3ASCIIRules=false lets ASCII controls through),
-//! an unknown verb. An empty result is `ok` alone.
+//! is not a Rust `char` (a surrogate, above U+10FFFF), an answer to `encode`
+//! (not `encodex`) that is not printable ASCII, an unknown verb. An empty
+//! result is `ok` alone.
 
 use std::io::{self, BufRead, Write};
 
@@ -120,6 +123,9 @@ fn answer(mode: Mode, line: &[u8]) -> String {
         b"encode" => parse_tokens(rest)
             .and_then(|name| to_ascii(mode, &name))
             .and_then(printable_ascii),
+        b"encodex" => parse_tokens(rest)
+            .and_then(|name| to_ascii(mode, &name))
+            .map(|out| out.bytes().map(|b| format!("{b:02x}")).collect()),
         b"decode" => parse_tokens(rest)
             .and_then(|name| to_unicode(mode, &name))
             .map(|u| tokens(&u)),

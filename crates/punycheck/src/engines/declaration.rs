@@ -248,7 +248,7 @@ pub fn describe(caps: &Capabilities) -> String {
         PunycodeInput::PrintableLine => {
             parts.push("printable ASCII only (no escaped questions answered)".into())
         }
-        PunycodeInput::LabelLine => {
+        PunycodeInput::LabelLine | PunycodeInput::NameLine => {
             parts.push("no control characters (no escaped questions answered)".into())
         }
         _ => {}

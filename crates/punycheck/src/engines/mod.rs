@@ -144,6 +144,11 @@ pub enum PunycodeInput {
     /// decode (ToUnicode), a name of U-labels and A-labels given as UTF-8
     /// text; to encode (ToASCII), any name, plain ASCII ones included.
     Name,
+    /// [`PunycodeInput::Name`] from a program that answers no escaped
+    /// question: its ToASCII answer is a plain line, which a name holding a
+    /// control character (U+0000 to U+001F, U+007F) would break, so such a
+    /// name is not asked to encode. Names to decode still cross as tokens.
+    NameLine,
 }
 
 impl PunycodeInput {
@@ -158,6 +163,9 @@ impl PunycodeInput {
                 "one label at a time, any characters: A-labels to decode, U-labels to encode"
             }
             PunycodeInput::Name => "whole domain names as code points, both ways",
+            PunycodeInput::NameLine => {
+                "whole domain names as code points, both ways, none with a control character to encode"
+            }
         }
     }
 }
@@ -532,7 +540,7 @@ pub fn check_supported(
         }
         if matches!(
             caps.punycode_input,
-            PunycodeInput::PrintableLine | PunycodeInput::LabelLine
+            PunycodeInput::PrintableLine | PunycodeInput::LabelLine | PunycodeInput::NameLine
         ) && input.iter().any(|&cp| cp < 0x20 || cp == 0x7F)
         {
             return Err((
@@ -568,7 +576,11 @@ pub fn check_supported(
                 "input is not printable ASCII, which is all its channel carries".into(),
             ));
         }
-        if caps.punycode_input == PunycodeInput::Name && std::str::from_utf8(input).is_err() {
+        if matches!(
+            caps.punycode_input,
+            PunycodeInput::Name | PunycodeInput::NameLine
+        ) && std::str::from_utf8(input).is_err()
+        {
             return Err((
                 Class::InputForm,
                 "input is not UTF-8, so not a domain name's code points".into(),

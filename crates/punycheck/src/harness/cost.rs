@@ -118,11 +118,13 @@ pub fn probes(codec: Codec) -> bool {
 }
 
 /// The families the probe asks of `codec`: [`Family::ALL`], and for the
-/// `domain` codec the work before the split too ([`Family::NAMES`]).
+/// `domain` codec the work before the split too ([`Family::NAMES`]) and
+/// names of many short labels ([`Family::MANY_LABELS`]).
 pub fn families_for(codec: Codec) -> Vec<Family> {
     let mut all = Family::ALL.to_vec();
     if codec.is_domain() {
         all.extend(Family::NAMES);
+        all.extend(Family::MANY_LABELS);
     }
     all
 }
@@ -133,9 +135,10 @@ pub fn families_for(codec: Codec) -> Vec<Family> {
 /// prefix `xn--` for the label and domain codecs (ToUnicode of a long
 /// A-label, the class of CVE-2022-45061); encoding asks the code points
 /// (for the label codec, ToASCII of a long U-label; for the domain codec,
-/// of a name of that one label, where the work before the split is).
-/// `None` when the clean-room code cannot encode them (no decoding to
-/// ask).
+/// of a name of that one label, where the work before the split is). A
+/// name of many labels ([`Family::is_many_labels`]) is asked as itself
+/// both ways: to decode, its text. `None` when the clean-room code cannot
+/// encode them (no decoding to ask).
 pub fn question(
     codec: Codec,
     family: Family,
@@ -151,6 +154,14 @@ pub fn question(
             },
             n,
         )),
+        Direction::Decode if family.is_many_labels() => {
+            let text: String = code_points
+                .iter()
+                .filter_map(|&cp| char::from_u32(cp))
+                .collect();
+            let len = text.len();
+            Some((Request::Decode(text.into_bytes()), len))
+        }
         Direction::Decode => {
             let mut encoded = crate::punycode::encode(&code_points, None).ok()?;
             if codec.label_profile().is_some() {
@@ -1123,8 +1134,12 @@ mod tests {
         use crate::label::LabelProfile;
         assert!(probes(Codec::Domain(LabelProfile::DEFAULT)));
         let families = families_for(Codec::Domain(LabelProfile::DEFAULT));
-        assert_eq!(families.len(), Family::ALL.len() + Family::NAMES.len());
+        assert_eq!(
+            families.len(),
+            Family::ALL.len() + Family::NAMES.len() + Family::MANY_LABELS.len()
+        );
         assert!(families.contains(&Family::ArabicIndicZeros));
+        assert!(families.contains(&Family::ManyALabels));
         assert_eq!(
             families_for(Codec::Label(LabelProfile::DEFAULT)),
             Family::ALL
@@ -1138,11 +1153,51 @@ mod tests {
         )
         .unwrap();
         assert!(matches!(request, Request::Decode(bytes) if bytes.starts_with(b"xn--")));
+        // A name of many labels is asked as itself both ways, and every
+        // one of them is a name the reference takes under the URL
+        // Standard's switches: 32 labels and more at 64 code points.
+        let url = LabelProfile {
+            rules: crate::label::LabelRules::Uts46,
+            switches: crate::label::Switches::URL,
+        };
+        for family in Family::MANY_LABELS {
+            for n in [64, 4096] {
+                let (request, size) =
+                    question(Codec::Domain(url), family, Direction::Decode, n).unwrap();
+                let Request::Decode(text) = request else {
+                    panic!("a decode question");
+                };
+                assert_eq!(size, text.len());
+                let name: Vec<u32> = std::str::from_utf8(&text)
+                    .unwrap()
+                    .chars()
+                    .map(u32::from)
+                    .collect();
+                assert_eq!(name, family.code_points(n), "{family:?}");
+                assert!(
+                    crate::domain::to_unicode(url, &text).is_ok(),
+                    "{family:?} {n}"
+                );
+                assert!(
+                    crate::domain::to_ascii(url, &name).is_ok(),
+                    "{family:?} {n}"
+                );
+                let labels = name
+                    .iter()
+                    .filter(|&&cp| cp == 0x2E || cp == 0x3002)
+                    .count();
+                assert!(labels >= n / 10, "{family:?} {n}: {labels}");
+            }
+        }
     }
 
     #[test]
     fn families_have_their_sizes_and_stay_in_every_domain() {
-        for family in Family::ALL.into_iter().chain(Family::NAMES) {
+        for family in Family::ALL
+            .into_iter()
+            .chain(Family::NAMES)
+            .chain(Family::MANY_LABELS)
+        {
             assert_eq!(Family::named(family.name()), Some(family));
             for n in [1, 4, 64, 4096] {
                 let cps = family.code_points(n);
@@ -1383,6 +1438,42 @@ mod tests {
         let (request, _) =
             question(reference.codec(), Family::OneRun, Direction::Decode, 64).unwrap();
         assert!(matches!(request, Request::Decode(bytes) if bytes.starts_with(b"xn--")));
+        // A name of many labels is asked as itself both ways, and every
+        // one of them is a name the reference takes under the URL
+        // Standard's switches: 32 labels and more at 64 code points.
+        let url = LabelProfile {
+            rules: crate::label::LabelRules::Uts46,
+            switches: crate::label::Switches::URL,
+        };
+        for family in Family::MANY_LABELS {
+            for n in [64, 4096] {
+                let (request, size) =
+                    question(Codec::Domain(url), family, Direction::Decode, n).unwrap();
+                let Request::Decode(text) = request else {
+                    panic!("a decode question");
+                };
+                assert_eq!(size, text.len());
+                let name: Vec<u32> = std::str::from_utf8(&text)
+                    .unwrap()
+                    .chars()
+                    .map(u32::from)
+                    .collect();
+                assert_eq!(name, family.code_points(n), "{family:?}");
+                assert!(
+                    crate::domain::to_unicode(url, &text).is_ok(),
+                    "{family:?} {n}"
+                );
+                assert!(
+                    crate::domain::to_ascii(url, &name).is_ok(),
+                    "{family:?} {n}"
+                );
+                let labels = name
+                    .iter()
+                    .filter(|&&cp| cp == 0x2E || cp == 0x3002)
+                    .count();
+                assert!(labels >= n / 10, "{family:?} {n}: {labels}");
+            }
+        }
     }
 
     /// The clean-room code is O(n log n): no family is slow at the

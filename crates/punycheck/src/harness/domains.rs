@@ -11,9 +11,15 @@
 //! label); a label of fullwidth letters (`ａｂｃ`, three octets each in
 //! UTF-8 and one after mapping); a label with a code point that maps to a
 //! separator, a digit or a URL delimiter (`⒈`, `①`, `＼`, U+00AD);
+//! a label with a C0 control, DELETE or the space ([`CONTROLS`]); a label
+//! with two or three joiners, one in its context and one not
+//! ([`labels::joiners_label`]); CONTEXTO code points beside each other;
 //! an empty label. They are joined by U+002E, U+3002, U+FF0E or U+FF61,
 //! sometimes with a trailing dot, and some names are grown to the
-//! limits: labels of 63 and 64 octets, names of 253 and 254.
+//! limits: labels of 63 and 64 octets, names of 253 and 254, and far past
+//! them (labels of 300 octets, names of 2,000). Some names have runs of
+//! dots, mapped ones among them ([`DOTS`]), and some have many labels (10
+//! to 300).
 //!
 //! Under the URL Standard's host parser ([`crate::label::LabelRules::Url`])
 //! half the names are hosts of its own: numbers that the IPv4 parser reads
@@ -146,8 +152,11 @@ fn separator(rng: &mut ChaCha8Rng) -> char {
 
 /// A name of the module docs, as code points.
 fn name(rng: &mut ChaCha8Rng) -> Vec<u32> {
-    if rng.random_ratio(1, 12) {
-        return long_name(rng);
+    match rng.random_range(0..24) {
+        0 | 1 => return long_name(rng),
+        2 => return dots_name(rng),
+        3 => return many_labels_name(rng),
+        _ => {}
     }
     let count = match rng.random_range(0..10) {
         0..=1 => 1,
@@ -170,7 +179,10 @@ fn name(rng: &mut ChaCha8Rng) -> Vec<u32> {
 
 /// One label of the module docs.
 fn label(rng: &mut ChaCha8Rng) -> Vec<u32> {
-    match rng.random_range(0..20) {
+    match rng.random_range(0..23) {
+        19 => control_label(rng),
+        20 => labels::joiners_label(rng),
+        21 => contexto_label(rng),
         0..=4 => ascii_label(rng),
         5..=7 => labels::u_label(rng),
         8 => match labels::encode_request(rng, LabelProfile::DEFAULT) {
@@ -220,6 +232,141 @@ fn label(rng: &mut ChaCha8Rng) -> Vec<u32> {
             out
         }
     }
+}
+
+/// C0 controls (NUL, TAB, LF, CR, ESC, U+001F and U+0001), the space and
+/// DELETE: UTS #46 keeps each in a label without UseSTD3ASCIIRules (they
+/// are valid in the IDNA Mapping Table since revision 31, and only
+/// criterion 7 with the switch refuses them), as IDNA2003 keeps them in
+/// an ASCII label without it (RFC 3490 section 4.1, step 3); the URL
+/// Standard's domain to ASCII then forbids them (section 3.3, the
+/// forbidden domain code points), and UseSTD3ASCIIRules refuses them.
+const CONTROLS: &[u32] = &[0x00, 0x01, 0x09, 0x0A, 0x0D, 0x1B, 0x1F, 0x20, 0x7F];
+
+/// An ASCII label or a U-label with a control, the space or DELETE
+/// inside or at an end ([`CONTROLS`]): `ü` U+007F is one (Addressable
+/// 2.8.1 returns such a name unchanged, non-ASCII and all).
+fn control_label(rng: &mut ChaCha8Rng) -> Vec<u32> {
+    let mut out = if rng.random_bool(0.5) {
+        ascii_label(rng)
+    } else {
+        labels::u_label(rng)
+    };
+    let at = rng.random_range(0..=out.len());
+    out.insert(at, CONTROLS[rng.random_range(0..CONTROLS.len())]);
+    out
+}
+
+/// CONTEXTO code points of RFC 5892 Appendix A.3 to A.9, beside each other
+/// and beside what their rules ask for or not: U+00B7 MIDDLE DOT between
+/// two `l` (`l·l·l`) or two of them together (`l··l`); U+0375 GREEK
+/// KERAIA before a Greek letter or before another keraia; U+05F3 and
+/// U+05F4 (geresh, gershayim) after a Hebrew letter and after each other;
+/// U+30FB KATAKANA MIDDLE DOT doubled, with or without a kana beside;
+/// Arabic-Indic digits (U+0660...) beside Extended Arabic-Indic digits
+/// (U+06F0...), after an Arabic letter. IDNA2008 applies these rules
+/// (RFC 5891 section 5.4 lets a lookup apply them); UTS #46 does not.
+fn contexto_label(rng: &mut ChaCha8Rng) -> Vec<u32> {
+    const L: u32 = 0x6C;
+    const DOT: u32 = 0x00B7;
+    const KERAIA: u32 = 0x0375;
+    const KATAKANA_DOT: u32 = 0x30FB;
+    match rng.random_range(0..10) {
+        0 => vec![L, DOT, L, DOT, L],
+        1 => vec![L, DOT, DOT, L],
+        2 => vec![DOT, L, DOT],
+        3 => vec![KERAIA, 0x03B1, KERAIA, 0x03B2],
+        4 => vec![KERAIA, KERAIA, 0x03B1],
+        5 => vec![0x05D0, 0x05F3, 0x05F4],
+        6 => vec![0x05F4, 0x05D0, 0x05F3],
+        7 => vec![0x30A2, KATAKANA_DOT, KATAKANA_DOT, 0x30A4],
+        8 => vec![0x61, KATAKANA_DOT, KATAKANA_DOT],
+        _ => {
+            let arabic = 0x0628;
+            let (d1, d2) = (rng.random_range(0..10), rng.random_range(0..10));
+            if rng.random_bool(0.5) {
+                vec![arabic, 0x0660 + d1, 0x0660 + d2]
+            } else {
+                vec![arabic, 0x0660 + d1, 0x06F0 + d2]
+            }
+        }
+    }
+}
+
+/// Full stops and what mapping makes of other dots: U+002E, U+3002
+/// IDEOGRAPHIC FULL STOP, U+FF0E FULLWIDTH FULL STOP and U+FF61
+/// HALFWIDTH IDEOGRAPHIC FULL STOP (each mapped to U+002E by UTS #46 step
+/// 1, and separators in IDNA2003, RFC 3490 section 3.1), U+FE52 SMALL FULL
+/// STOP and U+2024 ONE DOT LEADER (disallowed in UTS #46; Nameprep maps
+/// them to U+002E), U+2488 DIGIT ONE FULL STOP (disallowed; `1.` under
+/// NFKC).
+const DOTS: &[u32] = &[0x2E, 0x3002, 0xFF0E, 0xFF61, 0xFE52, 0x2024, 0x2488];
+
+/// A name with runs of one to three dots of [`DOTS`] between its labels,
+/// and sometimes first or last: `a。。b`, `a．｡b`, `。a`, `a.﹒b`. An empty
+/// label between two separators is refused under VerifyDnsLength and kept
+/// without it (the URL Standard's `a..b`).
+fn dots_name(rng: &mut ChaCha8Rng) -> Vec<u32> {
+    let run = |rng: &mut ChaCha8Rng| -> Vec<u32> {
+        (0..rng.random_range(1..=3))
+            .map(|_| {
+                if rng.random_bool(0.7) {
+                    DOTS[rng.random_range(0..4)]
+                } else {
+                    DOTS[rng.random_range(0..DOTS.len())]
+                }
+            })
+            .collect()
+    };
+    let count = rng.random_range(1..=4);
+    let mut out = Vec::new();
+    if rng.random_ratio(1, 4) {
+        out.extend(run(rng));
+    }
+    for i in 0..count {
+        if i > 0 {
+            out.extend(run(rng));
+        }
+        out.extend(if rng.random_bool(0.7) {
+            ascii_label(rng)
+        } else {
+            labels::u_label(rng)
+        });
+    }
+    if rng.random_ratio(1, 4) {
+        out.extend(run(rng));
+    }
+    out
+}
+
+/// A name of many short labels, 10 to 300 of them: ASCII letters, U-labels
+/// and A-labels, joined by any separator, a thousand octets and more past
+/// the 253 that VerifyDnsLength allows (the URL Standard sets no limit).
+fn many_labels_name(rng: &mut ChaCha8Rng) -> Vec<u32> {
+    let count = match rng.random_range(0..4) {
+        0..=2 => rng.random_range(10..=40),
+        _ => rng.random_range(100..=300),
+    };
+    let mut out = Vec::new();
+    for i in 0..count {
+        if i > 0 {
+            out.push(u32::from(separator(rng)));
+        }
+        match rng.random_range(0..4) {
+            0 => {
+                let u = labels::u_label(rng);
+                match crate::label::to_ascii(LabelProfile::DEFAULT, &u) {
+                    Ok(a) => out.extend(a.into_iter().map(u32::from)),
+                    Err(_) => out.extend(u),
+                }
+            }
+            1 => out.extend(labels::u_label(rng).into_iter().take(3)),
+            _ => out.extend(
+                (0..rng.random_range(1..=3)).map(|_| u32::from(LDH[rng.random_range(0..26)])),
+            ),
+        }
+    }
+    out
 }
 
 /// Numbers of the IPv4 parser: decimal, octal, hexadecimal, the empty
@@ -352,14 +499,26 @@ fn rtl_label(rng: &mut ChaCha8Rng) -> Vec<u32> {
 /// A name at the limits: labels of 63 octets (sometimes 64), to 253
 /// octets in all (sometimes 254), sometimes with a trailing dot, and
 /// sometimes with one label of fullwidth letters (189 octets of UTF-8
-/// that map to 63).
+/// that map to 63). One in four goes far past them, where the switches
+/// allow it (VerifyDnsLength off: the URL Standard's): labels of up to
+/// 300 octets, names of up to 2,000.
 fn long_name(rng: &mut ChaCha8Rng) -> Vec<u32> {
-    let target = 253 + usize::from(rng.random_bool(0.5));
+    let far = rng.random_ratio(1, 4);
+    let target = if far {
+        rng.random_range(255..=2000)
+    } else {
+        253 + usize::from(rng.random_bool(0.5))
+    };
     let mut labels: Vec<Vec<u32>> = Vec::new();
     let mut length = 0;
     while length < target {
         let room = target - length - usize::from(!labels.is_empty());
-        let size = room.min(63 + usize::from(rng.random_ratio(1, 4)));
+        let longest = if far {
+            rng.random_range(64..=300)
+        } else {
+            63 + usize::from(rng.random_ratio(1, 4))
+        };
+        let size = room.min(longest);
         if size == 0 {
             break;
         }
@@ -435,6 +594,89 @@ mod tests {
             );
         }
         assert!(passed > 400, "{passed} passed, {rules:?}");
+    }
+
+    /// The families of issue 38 come in 3,000 names: controls, DELETE,
+    /// NUL and the space kept under the URL Standard's switches and
+    /// refused under a registry's; labels with two and three joiners,
+    /// refused for a joiner after the first; runs of dots made by mapping;
+    /// names far past 253 octets and labels past 63 that the URL
+    /// Standard's switches keep; names of 100 labels and more.
+    #[test]
+    fn names_reach_controls_joiners_dots_lengths_and_many_labels() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let url = LabelProfile {
+            rules: LabelRules::Uts46,
+            switches: Switches::URL,
+        };
+        let (mut controls_kept, mut controls_refused, mut later_joiner) = (0, 0, 0);
+        let (mut dot_runs, mut far, mut many) = (0, 0, 0);
+        for _ in 0..3000 {
+            let Request::Encode { code_points, .. } = encode_request(&mut rng, url) else {
+                panic!("an encode question");
+            };
+            let lenient = domain::to_ascii(url, &code_points);
+            if code_points.iter().any(|&cp| cp < 0x21 || cp == 0x7F) {
+                match (
+                    &lenient,
+                    domain::to_ascii(LabelProfile::DEFAULT, &code_points),
+                ) {
+                    (Ok(_), Err(_)) => controls_kept += 1,
+                    (_, Err(_)) => controls_refused += 1,
+                    (_, Ok(ascii)) => panic!("{code_points:X?} is {ascii:?} with STD3"),
+                }
+            }
+            // A label whose first joiner is after a virama, and a later
+            // one is not.
+            let joiners: Vec<usize> = (0..code_points.len())
+                .filter(|&i| matches!(code_points[i], 0x200C | 0x200D))
+                .collect();
+            if joiners.len() >= 2
+                && joiners[0] > 0
+                && code_points[joiners[0] - 1] == 0x094D
+                && lenient.is_err()
+            {
+                later_joiner += 1;
+            }
+            let dots = code_points
+                .windows(2)
+                .filter(|w| w.iter().all(|cp| DOTS.contains(cp) && *cp != 0x2E))
+                .count();
+            dot_runs += usize::from(dots > 0);
+            if let Ok(ascii) = &lenient {
+                far += usize::from(
+                    ascii.len() > 253 && ascii.split(|&b| b == b'.').any(|l| l.len() > 63),
+                );
+                many += usize::from(ascii.split(|&b| b == b'.').count() >= 100);
+            }
+        }
+        assert!(
+            controls_kept >= 20 && controls_refused >= 20,
+            "{controls_kept} {controls_refused}"
+        );
+        assert!(later_joiner >= 5, "{later_joiner}");
+        assert!(dot_runs >= 20, "{dot_runs}");
+        assert!(far >= 10 && many >= 5, "{far} {many}");
+    }
+
+    /// CONTEXTO code points beside each other meet and break their rules
+    /// under IDNA2008, which applies them (RFC 5892 Appendix A.3 to A.9).
+    #[test]
+    fn contexto_labels_meet_and_break_their_rules_under_idna2008() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let idna2008 = LabelProfile {
+            rules: LabelRules::Idna2008,
+            switches: Switches::URL,
+        };
+        let (mut kept, mut refused) = (0, 0);
+        for _ in 0..300 {
+            match crate::label::to_ascii(idna2008, &contexto_label(&mut rng)) {
+                Ok(_) => kept += 1,
+                Err(e) if e.rule() == "contexto" => refused += 1,
+                Err(_) => {}
+            }
+        }
+        assert!(kept >= 50 && refused >= 50, "{kept} {refused}");
     }
 
     #[test]

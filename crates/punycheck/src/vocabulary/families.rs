@@ -51,6 +51,28 @@ pub enum Family {
     /// every one, so the work is done before any length is known. Names
     /// only.
     SoftHyphens,
+    /// A name of many labels of one ASCII letter each (`a.b.c...`, a
+    /// first label taking what is left over): ToASCII and ToUnicode that
+    /// walk the whole name once per label (a split by repeated search, a
+    /// join that copies what came before) are quadratic in the number of
+    /// labels, the other way a URL's host grows (a runtime's
+    /// domainToUnicode took 5 s on 32,768 labels where Node took 7 ms, a
+    /// report of 2026). Both directions ask the name itself. Names only.
+    ManyAsciiLabels,
+    /// A name of many A-labels of one Latin-1 letter each
+    /// (`xn--0ca.xn--1ca...`): every label to decode, in ToUnicode, and to
+    /// decode and check in ToASCII (UTS #46 section 4, step 4). Both
+    /// directions ask the name itself. Names only.
+    ManyALabels,
+    /// A name of many U-labels of one Latin-1 letter each (`à.á.â...`):
+    /// every label to encode in ToASCII, and to check in ToUnicode. Both
+    /// directions ask the name itself. Names only.
+    ManyULabels,
+    /// A name of many ASCII labels split by U+3002 IDEOGRAPHIC FULL STOP
+    /// (`a。b。c...`), which mapping makes a full stop before the split
+    /// (UTS #46 section 4, step 1): the split of a mapped name. Both
+    /// directions ask the name itself. Names only.
+    MappedDots,
 }
 
 impl Family {
@@ -74,12 +96,31 @@ impl Family {
         Family::SoftHyphens,
     ];
 
+    /// The families of many short labels, each a name whose cost grows
+    /// with its number of labels: the `domain` codec's probe asks them
+    /// besides [`Family::ALL`] and [`Family::NAMES`], in both directions
+    /// as the name itself ([`Family::is_many_labels`]).
+    pub const MANY_LABELS: [Family; 4] = [
+        Family::ManyAsciiLabels,
+        Family::ManyALabels,
+        Family::ManyULabels,
+        Family::MappedDots,
+    ];
+
     /// The family named `name` ([`Family::name`]).
     pub fn named(name: &str) -> Option<Family> {
         Family::ALL
             .into_iter()
             .chain(Family::NAMES)
+            .chain(Family::MANY_LABELS)
             .find(|f| f.name() == name)
+    }
+
+    /// Whether it is a name of many labels ([`Family::MANY_LABELS`]),
+    /// whose question to decode is the name's own text, not the Punycode
+    /// of its code points.
+    pub fn is_many_labels(self) -> bool {
+        Family::MANY_LABELS.contains(&self)
     }
 
     /// Its name in reports.
@@ -95,6 +136,10 @@ impl Family {
             Family::ArabicIndicZeros => "arabic-indic-zeros",
             Family::CombiningMarks => "combining-marks",
             Family::SoftHyphens => "soft-hyphens",
+            Family::ManyAsciiLabels => "many-ascii-labels",
+            Family::ManyALabels => "many-a-labels",
+            Family::ManyULabels => "many-u-labels",
+            Family::MappedDots => "mapped-dots",
         }
     }
 
@@ -145,8 +190,48 @@ impl Family {
                 all.extend((n > 0).then_some(u32::from(b'a')));
                 all
             }
+            Family::ManyAsciiLabels => many_labels(n, 0x2E, |k| vec![ascii_letter(k)]),
+            Family::MappedDots => many_labels(n, 0x3002, |k| vec![ascii_letter(k)]),
+            Family::ManyULabels => many_labels(n, 0x2E, |k| vec![latin1_letter(k)]),
+            Family::ManyALabels => many_labels(n, 0x2E, |k| {
+                let mut label: Vec<u32> = b"xn--".iter().map(|&b| u32::from(b)).collect();
+                let payload = crate::punycode::encode(&[latin1_letter(k)], None)
+                    .expect("one Latin-1 letter encodes");
+                label.extend(payload.into_iter().map(u32::from));
+                label
+            }),
         }
     }
+}
+
+/// The `k`th of the lowercase ASCII letters, round and round.
+fn ascii_letter(k: usize) -> u32 {
+    u32::from(b'a') + (k % 26) as u32
+}
+
+/// The `k`th of the lowercase Latin-1 letters valid in a label under
+/// every profile (U+00E0 to U+00FF but U+00F7), round and round.
+fn latin1_letter(k: usize) -> u32 {
+    let letter = 0xE0 + (k % 31) as u32;
+    if letter >= 0xF7 { letter + 1 } else { letter }
+}
+
+/// A name of exactly `n` code points: a first label of ASCII letters that
+/// takes what is left over (one to a label's length plus one), then
+/// `label(0)`, `label(1)`... each after `separator`, as many as fit.
+fn many_labels(n: usize, separator: u32, mut label: impl FnMut(usize) -> Vec<u32>) -> Vec<u32> {
+    let mut rest = Vec::new();
+    for k in 0.. {
+        let next = label(k);
+        if 1 + rest.len() + 1 + next.len() > n {
+            break;
+        }
+        rest.push(separator);
+        rest.extend(next);
+    }
+    let mut all = vec![u32::from(b'a'); n.saturating_sub(rest.len())];
+    all.extend(rest);
+    all
 }
 
 /// Distinct code points from U+4E00 up, past the surrogates, so that every

@@ -275,6 +275,7 @@ impl fmt::Display for ParseError {
                 let names: Vec<&str> = families::Family::ALL
                     .iter()
                     .chain(&families::Family::NAMES)
+                    .chain(&families::Family::MANY_LABELS)
                     .map(|f| f.name())
                     .collect();
                 write!(

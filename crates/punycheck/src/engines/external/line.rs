@@ -100,15 +100,24 @@ impl Program {
         self.escaped.store(escaped, Ordering::Relaxed);
     }
 
-    /// Whether encoding `input` is asked in the escaped form: it holds a
-    /// control code point, which the encoded text holds too (section 5:
-    /// every code point below 0x80 is basic), and the program answers
-    /// escaped questions.
+    /// Whether encoding `input` is asked in the escaped form: the program
+    /// answers escaped questions, and the answer may hold what its plain
+    /// line cannot carry. For Punycode and a label that is a control code
+    /// point of the input, which the encoded text holds too (section 5 of
+    /// RFC 3492: every code point below 0x80 is basic). A domain name's
+    /// answer is the whole name's text, which mapping makes from any code
+    /// point (U+3000 and U+00A0 become a space, which an adapter's trimmed
+    /// line loses at an end) and which a wrong implementation may give back
+    /// unconverted, so a name is asked escaped unless it is printable ASCII
+    /// without a space.
     pub fn escapes_encoding(&self, input: &[u32]) -> bool {
-        self.escaped.load(Ordering::Relaxed)
-            && !self.hex_channel()
-            && !self.codec.is_domain()
-            && input.iter().any(|&cp| cp < 0x20 || cp == 0x7F)
+        if !self.escaped.load(Ordering::Relaxed) || self.hex_channel() {
+            return false;
+        }
+        if self.codec.is_domain() {
+            return input.iter().any(|&cp| !(0x21..0x7F).contains(&cp));
+        }
+        input.iter().any(|&cp| cp < 0x20 || cp == 0x7F)
     }
 
     /// Whether decoding `text` is asked in the escaped form: the program
@@ -143,7 +152,8 @@ impl Program {
             errors: ErrorDetail::Kinds,
             punycode_input: match (self.codec, self.escaped.load(Ordering::Relaxed)) {
                 _ if self.hex_channel() => PunycodeInput::Bytes,
-                (Codec::Domain(_), _) => PunycodeInput::Name,
+                (Codec::Domain(_), false) => PunycodeInput::NameLine,
+                (Codec::Domain(_), true) => PunycodeInput::Name,
                 (Codec::Label(_), false) => PunycodeInput::LabelLine,
                 (Codec::Label(_), true) => PunycodeInput::LabelText,
                 (_, false) => PunycodeInput::PrintableLine,
@@ -710,6 +720,45 @@ mod tests {
         for stderr in conventional {
             assert_eq!(crash_line(stderr), None, "{stderr:?}");
         }
+    }
+
+    /// A name to encode is asked escaped unless it is printable ASCII
+    /// without a space (its answer may hold a control, a space at an
+    /// end, or what a wrong implementation gives back unconverted); a
+    /// label only when it holds a control; nothing is, for a program that
+    /// does not answer escaped questions.
+    #[test]
+    fn names_are_asked_escaped_unless_printable_ascii() {
+        let program = |codec| {
+            let mut program =
+                Program::new("pipe", "true", "x", Declaration::default()).expect("a command");
+            program.set_codec(codec);
+            program.set_escaped(true);
+            program
+        };
+        let domain = program(Codec::Domain(crate::label::LabelProfile::DEFAULT));
+        let label = program(Codec::Label(crate::label::LabelProfile::DEFAULT));
+        for (name, escaped) in [
+            (&[0x61, 0x2E, 0x62][..], false),
+            (&[0x61, 0x01, 0x62], true),
+            (&[0x61, 0x7F], true),
+            (&[0x61, 0x20], true),
+            (&[0xFC], true),
+            (&[0x61, 0x3000], true),
+        ] {
+            assert_eq!(domain.escapes_encoding(name), escaped, "{name:X?}");
+            assert_eq!(
+                label.escapes_encoding(name),
+                name.iter().any(|&cp| cp < 0x20 || cp == 0x7F),
+                "{name:X?}"
+            );
+        }
+        domain.set_escaped(false);
+        assert!(!domain.escapes_encoding(&[0x61, 0x01]));
+        assert_eq!(
+            domain.capabilities().punycode_input,
+            crate::engines::PunycodeInput::NameLine
+        );
     }
 
     #[test]
