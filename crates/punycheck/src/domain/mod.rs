@@ -386,11 +386,12 @@ impl fmt::Display for Refusal {
 /// count ([`crate::engines::NameLimits`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Sizes {
-    /// The code points of its longest label in Unicode (an A-label
-    /// decoded).
+    /// The code points of its longest label that holds a non-ASCII code
+    /// point, in Unicode (an A-label decoded): what ICU's and the `idna`
+    /// crate's bounds count, Punycode's input.
     pub longest_label_code_points: usize,
-    /// The bytes of its longest label in ASCII (a U-label encoded, with
-    /// `xn--`).
+    /// The bytes of that kind of label in ASCII, the longest (a U-label
+    /// encoded, with `xn--`).
     pub longest_label_bytes: usize,
     /// The code points of the name in Unicode, dots included, the root
     /// label's not.
@@ -418,44 +419,48 @@ impl Sizes {
     /// encode.
     pub fn of(answer: &crate::vocabulary::Expected) -> Option<Sizes> {
         use crate::vocabulary::Expected;
-        let labels: Vec<(usize, usize)> = match answer {
+        // Each label: its code points, its bytes in ASCII, and whether it
+        // holds a non-ASCII code point.
+        let labels: Vec<(usize, usize, bool)> = match answer {
             Expected::Encoded(ascii) => ascii
                 .split(|&b| b == b'.')
                 .map(|label| {
-                    let code_points = if label::has_ace_prefix(label) {
-                        punycode::decode(&label.to_ascii_lowercase()[4..])
+                    if label::has_ace_prefix(label) {
+                        let decoded = punycode::decode(&label.to_ascii_lowercase()[4..])
                             .ok()?
-                            .code_points
-                            .len()
+                            .code_points;
+                        let wide = decoded.iter().any(|&c| c >= 0x80);
+                        Some((decoded.len(), label.len(), wide))
                     } else {
-                        String::from_utf8_lossy(label).chars().count()
-                    };
-                    Some((code_points, label.len()))
+                        let text = String::from_utf8_lossy(label);
+                        Some((text.chars().count(), label.len(), !label.is_ascii()))
+                    }
                 })
                 .collect::<Option<_>>()?,
             Expected::Decoded(cps) => cps
                 .values
                 .split(|&c| c == 0x2E)
                 .map(|label| {
-                    let bytes = if label.iter().all(|&c| c < 0x80) {
-                        label.len()
+                    if label.iter().all(|&c| c < 0x80) {
+                        Some((label.len(), label.len(), false))
                     } else {
-                        4 + punycode::encode(label, None).ok()?.len()
-                    };
-                    Some((label.len(), bytes))
+                        let bytes = 4 + punycode::encode(label, None).ok()?.len();
+                        Some((label.len(), bytes, true))
+                    }
                 })
                 .collect::<Option<_>>()?,
             Expected::Error(_) => return None,
         };
         // The root label, empty after the last dot, and its dot.
         let counted = match labels.split_last() {
-            Some((&(0, 0), rest)) if !rest.is_empty() => rest,
+            Some((&(0, 0, _), rest)) if !rest.is_empty() => rest,
             _ => &labels[..],
         };
         let dots = counted.len().saturating_sub(1);
+        let wide = || counted.iter().filter(|l| l.2);
         Some(Sizes {
-            longest_label_code_points: counted.iter().map(|l| l.0).max().unwrap_or(0),
-            longest_label_bytes: counted.iter().map(|l| l.1).max().unwrap_or(0),
+            longest_label_code_points: wide().map(|l| l.0).max().unwrap_or(0),
+            longest_label_bytes: wide().map(|l| l.1).max().unwrap_or(0),
             name_code_points: counted.iter().map(|l| l.0).sum::<usize>() + dots,
             name_bytes: counted.iter().map(|l| l.1).sum::<usize>() + dots,
         })

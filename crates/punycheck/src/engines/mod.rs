@@ -234,8 +234,10 @@ pub struct Capabilities {
 /// divergence class `length-limit`, and an answer that passes one breaks
 /// the promise (a finding). Counted on the reference's answer: a label's
 /// code points in its Unicode form (an A-label decoded) and its bytes in
-/// its ASCII form (a U-label encoded, with `xn--`); a name's likewise,
-/// dots included, the root label's dot not.
+/// its ASCII form (a U-label encoded, with `xn--`), for a label that holds
+/// a non-ASCII code point (the label bounds of ICU and the `idna` crate
+/// bound Punycode's input: an ASCII label is never encoded); a name's
+/// likewise, every label and the dots included, the root label's dot not.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NameLimits {
     /// The most code points of one label.
@@ -292,12 +294,12 @@ impl NameLimits {
         [
             (
                 "max-label-code-points",
-                "code points in a label",
+                "code points in a non-ASCII label",
                 self.label_code_points,
             ),
             (
                 "max-label-bytes",
-                "bytes in a label's ASCII form",
+                "bytes in a non-ASCII label's ASCII form",
                 self.label_bytes,
             ),
             (
