@@ -203,6 +203,9 @@ pub struct Gate {
     pub seconds: f64,
     /// Every cause the check reported, most severe first.
     pub causes: Vec<SurveyCause>,
+    /// Causes the baseline records that this run did not meet, whose
+    /// reproducers still show them: known, as the reported causes are.
+    pub still_there: Vec<Recorded>,
     /// Causes the baseline records that no longer reproduce.
     pub gone: Vec<Recorded>,
     /// Causes the baseline records whose recorded witnesses now pass.
@@ -257,7 +260,7 @@ pub struct Recorded {
     pub got: String,
     /// Its rule area.
     pub area: String,
-    /// Narrowed: the witnesses that now pass; gone: empty.
+    /// Narrowed: the witnesses that now pass; else empty.
     pub passing: Vec<String>,
     /// The baseline's note, if any.
     pub note: Option<String>,
@@ -563,6 +566,7 @@ fn run_gate(path: &str, json: &Path) -> Gate {
         verdict: String::new(),
         seconds: 0.0,
         causes: Vec::new(),
+        still_there: Vec::new(),
         gone: Vec::new(),
         narrowed: Vec::new(),
         cells: BTreeMap::new(),
@@ -672,6 +676,12 @@ fn run_gate(path: &str, json: &Path) -> Gate {
         }
     };
     if let Some(judged) = report.get("baseline").filter(|b| !b.is_null()) {
+        gate.still_there = judged["still_there"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(recorded)
+            .collect();
         gate.gone = judged["gone"]
             .as_array()
             .into_iter()
@@ -729,7 +739,9 @@ fn finish(mut gate: Gate) -> Gate {
                 .any(|r| r.area == *area)
         {
             "new"
-        } else if gate.causes.iter().any(|c| c.area == *area) {
+        } else if gate.causes.iter().any(|c| c.area == *area)
+            || gate.still_there.iter().any(|r| r.area == *area)
+        {
             "known"
         } else if declared.contains_key(*area) {
             "declared"

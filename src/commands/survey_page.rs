@@ -116,7 +116,14 @@ pub fn markdown(survey: &Survey) -> String {
                 let _ = writeln!(md, "  - note: {}", note.replace('\n', " "));
             }
         }
-        for (what, entries) in [("gone", &gate.gone), ("narrowed", &gate.narrowed)] {
+        for (what, entries) in [
+            (
+                "known, not met by this run, its reproducer still shows it",
+                &gate.still_there,
+            ),
+            ("gone", &gate.gone),
+            ("narrowed", &gate.narrowed),
+        ] {
             for entry in entries {
                 let _ = writeln!(
                     md,
@@ -315,9 +322,10 @@ implementation <code>{}</code>; <span class=\"status-{}\">{}</span></p>\n",
     for (area, title) in AREAS {
         let causes: Vec<_> = gate.causes.iter().filter(|c| c.area == *area).collect();
         let gone: Vec<_> = gate
-            .gone
+            .still_there
             .iter()
-            .map(|r| ("gone", r))
+            .map(|r| ("known", r))
+            .chain(gate.gone.iter().map(|r| ("gone", r)))
             .chain(gate.narrowed.iter().map(|r| ("narrowed", r)))
             .filter(|(_, r)| r.area == *area)
             .collect();
@@ -352,14 +360,18 @@ implementation <code>{}</code>; <span class=\"status-{}\">{}</span></p>\n",
             h.push_str("</li>\n");
         }
         for (what, entry) in gone {
+            let class = if what == "known" { "known" } else { "new" };
             let _ = write!(
                 h,
-                "<li class=\"new\"><span class=\"tag new\">{what}</span>{}: {} (reference: {}; implementation: {}){}",
+                "<li class=\"{class}\"><span class=\"tag {class}\">{what}</span>{}: {} (reference: {}; implementation: {}){}",
                 esc(&entry.direction),
                 esc(&entry.kind),
                 esc(&entry.reference),
                 esc(&entry.got),
-                if entry.passing.is_empty() {
+                if what == "known" {
+                    ": recorded in the baseline, not met by this run; its reproducer still shows it"
+                        .into()
+                } else if entry.passing.is_empty() {
                     String::new()
                 } else {
                     format!(": now passing {}", esc(&entry.passing.join(", ")))
