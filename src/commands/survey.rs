@@ -346,10 +346,12 @@ pub fn run(settings: &SurveySettings, out: &mut Output) -> Outcome {
     );
     let next = Mutex::new(0usize);
     let results: Mutex<Vec<Option<Gate>>> = Mutex::new(vec![None; gates.len()]);
-    let printed = Mutex::new(Vec::<String>::new());
-    std::thread::scope(|scope| {
+    let (done, finished) = std::sync::mpsc::channel::<String>();
+    let closed = std::thread::scope(|scope| {
         for _ in 0..jobs {
-            scope.spawn(|| {
+            let done = done.clone();
+            let (next, results, gates, reports) = (&next, &results, &gates, &reports);
+            scope.spawn(move || {
                 loop {
                     let i = {
                         let mut next = next.lock().unwrap();
@@ -358,8 +360,11 @@ pub fn run(settings: &SurveySettings, out: &mut Output) -> Outcome {
                         i
                     };
                     let Some(path) = gates.get(i) else { break };
-                    let gate = run_gate(path, &reports.join(format!("{i}.json")));
-                    printed.lock().unwrap().push(format!(
+                    let stem = Path::new(path)
+                        .file_stem()
+                        .map_or(format!("{i}"), |s| s.to_string_lossy().into_owned());
+                    let gate = run_gate(path, &reports.join(format!("{i}-{stem}.json")));
+                    let _ = done.send(format!(
                         "  {}: {}{}",
                         gate.name,
                         gate.status,
@@ -371,11 +376,31 @@ pub fn run(settings: &SurveySettings, out: &mut Output) -> Outcome {
                 }
             });
         }
+        drop(done);
+        // Each gate is said as it ends; a closed output stops the saying,
+        // not the survey.
+        let mut closed = None;
+        for line in finished {
+            if closed.is_none()
+                && let Err(stop) = out.line(&line)
+            {
+                closed = Some(stop);
+            }
+        }
+        closed
     });
-    let _ = std::fs::remove_dir_all(&reports);
-    for line in printed.into_inner().unwrap() {
-        say!(out, "{line}");
+    // The JSON reports go; the long inputs that reproducers read
+    // (`--decode-file`) stay beside the page.
+    for entry in std::fs::read_dir(&reports).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path
+            .extension()
+            .is_some_and(|e| e == "json" || e == "out" || e == "err")
+        {
+            let _ = std::fs::remove_file(path);
+        }
     }
+    let _ = std::fs::remove_dir(&reports);
     let gates: Vec<Gate> = results
         .into_inner()
         .unwrap()
@@ -405,6 +430,9 @@ pub fn run(settings: &SurveySettings, out: &mut Output) -> Outcome {
     )?;
     write(dir, "survey.md", &survey_page::markdown(&survey))?;
     write(dir, "index.html", &survey_page::html(&survey))?;
+    if let Some(stop) = closed {
+        return Err(stop);
+    }
     let ran = survey
         .gates
         .iter()
@@ -432,10 +460,11 @@ pub fn run(settings: &SurveySettings, out: &mut Output) -> Outcome {
     Ok(Status::of(pass))
 }
 
-/// A fresh directory for the checks' JSON reports, inside `dir` (which
-/// must be writable anyway); removed when the survey is written.
+/// The directory for the checks' JSON reports, inside `dir` (which must
+/// be writable anyway): `DIR/inputs`, where the checks also write the long
+/// inputs their reproducers read; the reports are removed once read.
 fn tempdir(dir: &Path) -> Result<PathBuf, Stop> {
-    let path = dir.join(format!(".survey-reports-{}", std::process::id()));
+    let path = dir.join("inputs");
     std::fs::create_dir_all(&path)
         .map_err(|e| Stop::Setup(format!("cannot write into {}: {e}", dir.display())))?;
     Ok(path)
@@ -518,7 +547,11 @@ fn note_of(
         .iter()
         .find(|e| {
             e.direction == direction
-                && e.kind.name() == kind
+                && serde_json::to_value(e.kind)
+                    .ok()
+                    .as_ref()
+                    .and_then(Value::as_str)
+                    == Some(kind)
                 && e.reference == reference
                 && e.got == got
         })

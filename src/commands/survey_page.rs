@@ -35,6 +35,16 @@ fn rules(gate: &Gate) -> String {
     parts.join(" ")
 }
 
+/// The status as the matrix shows it: a conforming check with known
+/// causes passes on its baseline, as its verdict line says.
+fn shown_status(gate: &Gate) -> String {
+    if gate.status == "conforming" && (!gate.causes.is_empty() || !gate.still_there.is_empty()) {
+        "passes on its baseline".into()
+    } else {
+        gate.status.replace('-', " ")
+    }
+}
+
 /// The Unicode column.
 fn unicode(gate: &Gate) -> String {
     match (&gate.unicode_version, gate.codec.as_deref()) {
@@ -82,7 +92,7 @@ pub fn markdown(survey: &Survey) -> String {
             gate.about.replace('|', "\\|"),
             rules(gate),
             unicode(gate),
-            gate.status
+            shown_status(gate)
         );
         for (area, _) in AREAS {
             let _ = write!(md, " {} |", mark(&gate.cells[*area]));
@@ -171,17 +181,20 @@ const CSS: &str = "
 body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:0 auto;max-width:80rem;padding:0 .8rem 3rem;color:#1b1b1b;background:#fff}
 h1{font-size:1.5rem;margin:1rem 0 .3rem}h2{font-size:1.15rem;margin:2rem 0 .3rem;padding-top:.5rem;border-top:1px solid #ccc}
 h3{font-size:1rem;margin:1rem 0 .2rem}
-.summary{margin:.2rem 0 .8rem}.legend{font-size:.85rem;color:#444}
-.legend span{white-space:nowrap;margin-right:.6rem}
+.summary{margin:.2rem 0 .8rem}
+ul.legend{font-size:.85rem;color:#333;list-style:none;padding:0;margin:.4rem 0 .8rem}
+ul.legend li{display:inline-block;margin:0 .9rem .2rem 0}ul.legend b{display:inline-block;min-width:1.6rem;text-align:center;padding:0 .25rem;margin-right:.25rem}
 .wrap{overflow-x:auto;border:1px solid #ddd;-webkit-overflow-scrolling:touch}
-table{border-collapse:collapse;font-size:.8rem}
-th,td{border:1px solid #ddd;padding:.25rem .35rem;vertical-align:top}
+table{border-collapse:collapse;font-size:.78rem}
+th,td{border:1px solid #ddd;padding:.2rem .3rem;vertical-align:top}
 thead th{background:#f3f3f3;position:sticky;top:0}
-th.area{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;text-align:left;font-weight:600;height:9rem}
-td.gate,th.gate{position:sticky;left:0;background:#fafafa;min-width:8rem;max-width:14rem}
-td.about{min-width:14rem;max-width:24rem}
+th.area{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;text-align:left;font-weight:600;padding:.3rem .15rem}
+td.gate,th.gate{position:sticky;left:0;z-index:1;background:#fafafa;white-space:nowrap}
+td.status{white-space:nowrap}
+td.about{min-width:16rem;max-width:26rem}
+td.rules{min-width:9rem}td.rules span{white-space:nowrap}
 td.cell{text-align:center;white-space:nowrap;padding:0}
-td.cell a,td.cell span{display:block;padding:.25rem .4rem;text-decoration:none;color:inherit}
+td.cell a,td.cell span{display:block;padding:.2rem .3rem;text-decoration:none;color:inherit}
 .pass{background:#e5f5e0}.declared{background:#e8eef8}.known{background:#fff1c9}.new{background:#f9c7c2;font-weight:700}.not-run{background:#eee;color:#666}
 .status-conforming{color:#1a6b1a}.status-nonconforming,.status-incomplete,.status-interrupted{color:#a3160b;font-weight:700}.status-not-run{color:#666}
 code,pre{font:12.5px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
@@ -193,7 +206,7 @@ ul.causes>li.known{border-color:#e0b100;background:none}ul.causes>li.new{border-
 .tag.known{background:#fff1c9}.tag.new{background:#f9c7c2}
 .note{color:#333;margin:.2rem 0}.meta{color:#444;font-size:.9rem;margin:.1rem 0}
 svg.cost{max-width:100%;height:auto;border:1px solid #eee}
-@media (max-width:40rem){body{font-size:14px}th.area{height:7rem}td.about{min-width:10rem}}
+@media (max-width:40rem){body{font-size:14px;padding:0 .5rem 2rem}table{font-size:.72rem}td.about{min-width:13rem}}
 ";
 
 /// The survey as one self-contained HTML page.
@@ -228,34 +241,32 @@ each cause below comes from its report, each note from its baseline.</p>\n",
         survey.seconds,
         esc(&survey.punycheck)
     );
-    let _ = write!(
+    let _ = writeln!(
         h,
-        "<p class=\"legend\"><span class=\"pass\">&nbsp;pass&nbsp;</span> no cause in the area \
-<span class=\"declared\">&nbsp;declared&nbsp;</span> the declaration explains a difference \
-<span class=\"known\">&nbsp;known&nbsp;</span> a deviation the baseline records, read in the source \
-<span class=\"new\">&nbsp;NEW&nbsp;</span> not in the baseline (or gone, narrowed): the gate fails \
-<span class=\"not-run\">&nbsp;not run&nbsp;</span> implementation not installed</p>\n"
+        "<ul class=\"legend\"><li><b class=\"pass\">✓</b> no cause in the area</li>\
+<li><b class=\"declared\">decl</b> the declaration explains a difference</li>\
+<li><b class=\"known\">known</b> a deviation the baseline records, read in the source</li>\
+<li><b class=\"new\">NEW</b> not in the baseline (or a recorded one gone, narrowed): the gate fails</li>\
+<li><b class=\"not-run\">–</b> not run: its implementation is not installed</li></ul>"
     );
     let _ = write!(
         h,
-        "<div class=\"wrap\"><table><thead><tr><th class=\"gate\">gate</th><th>implementation</th>\
-<th>rules</th><th>Unicode</th><th>status</th>"
+        "<div class=\"wrap\"><table><thead><tr><th class=\"gate\">gate and status</th>"
     );
     for (_, title) in AREAS {
         let _ = write!(h, "<th class=\"area\">{}</th>", esc(title));
     }
-    h.push_str("</tr></thead><tbody>\n");
+    h.push_str(
+        "<th>implementation</th><th>rules and switches</th><th>Unicode</th></tr></thead><tbody>\n",
+    );
     for gate in &survey.gates {
         let _ = write!(
             h,
-            "<tr><td class=\"gate\"><a href=\"#{id}\">{name}</a></td><td class=\"about\">{about}</td>\
-<td>{rules}</td><td>{unicode}</td><td class=\"status-{status}\">{status}</td>",
+            "<tr><td class=\"gate\"><a href=\"#{id}\">{name}</a><br><small class=\"status-{status}\">{shown}</small></td>",
             id = esc(&gate.name),
             name = esc(&gate.name),
-            about = esc(&gate.about),
-            rules = esc(&rules(gate)),
-            unicode = esc(&unicode(gate)),
             status = esc(&gate.status),
+            shown = esc(&shown_status(gate)),
         );
         for (area, title) in AREAS {
             let cell = gate.cells[*area].as_str();
@@ -282,7 +293,17 @@ each cause below comes from its report, each note from its baseline.</p>\n",
                 );
             }
         }
-        h.push_str("</tr>\n");
+        let rules: Vec<String> = rules(gate)
+            .split(' ')
+            .map(|word| format!("<span>{}</span>", esc(word)))
+            .collect();
+        let _ = writeln!(
+            h,
+            "<td class=\"about\">{}</td><td class=\"rules\">{}</td><td>{}</td></tr>",
+            esc(&gate.about),
+            rules.join(" "),
+            esc(&unicode(gate))
+        );
     }
     h.push_str("</tbody></table></div>\n");
     for gate in &survey.gates {
