@@ -326,7 +326,7 @@ implementation <code>{}</code>; <span class=\"status-{}\">{}</span></p>\n",
         esc(&gate.gate),
         esc(&gate.implementation),
         esc(&gate.status),
-        esc(&gate.status)
+        esc(&shown_status(gate))
     );
     if let Some(declaration) = &gate.declaration {
         let _ = writeln!(h, "<p class=\"meta\">declared: {}</p>", esc(declaration));
