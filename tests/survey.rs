@@ -86,12 +86,16 @@ fn each_gate_has_the_status_its_check_gives_alone() {
         assert_eq!(gate["exit"], alone.status.code().unwrap(), "{file}");
         assert_eq!(gate["expected"], alone.status.success(), "{file}");
         all_expected &= alone.status.success();
-        // Every cause of the report is on the survey, known as it is there.
+        // Every cause of the report is on the survey, known as it is there;
+        // but for those of time (slow, hang, memory): a family near its
+        // budget (a baseline's near-budget entry) may be measured a slow
+        // cause, known, on one run of a busy machine and not on the other.
         let summaries = |causes: &serde_json::Value| -> Vec<(String, bool)> {
             let mut list: Vec<(String, bool)> = causes
                 .as_array()
                 .unwrap()
                 .iter()
+                .filter(|c| !matches!(c["kind"].as_str(), Some("slow" | "hang" | "memory")))
                 .map(|c| {
                     (
                         c["summary"].as_str().unwrap().to_string(),
