@@ -305,6 +305,34 @@ pub(crate) enum Command {
     /// Times the built-in implementations on the same inputs, each answer
     /// checked against the C reference first.
     Bench(BenchArgs),
+    /// Runs many gates, each as `check --config GATE` runs it, as many at
+    /// once as the machine has cores, and writes DIR/survey.json,
+    /// DIR/survey.md and DIR/index.html: implementations against rule areas,
+    /// each cause with its reproduce line and its baseline's note. Exits 0
+    /// when every gate that ran gave the status its baseline expects (a gate
+    /// that could not start is shown as not run), 1 otherwise. With
+    /// --compare: what changed between two surveys, exit 1 when anything did.
+    #[command(after_help = EXIT_STATUS)]
+    Survey(SurveyArgs),
+}
+
+/// Runs many gates and writes the survey page, or compares two surveys.
+#[derive(clap::Args)]
+pub(crate) struct SurveyArgs {
+    /// The gate files (punycheck.toml); default every adapters/gates/*.toml
+    /// that is not a baseline.
+    #[arg(value_name = "GATE", conflicts_with = "compare")]
+    pub(crate) gates: Vec<String>,
+    /// The directory to write survey.json, survey.md and index.html into.
+    #[arg(long, value_name = "DIR", required_unless_present = "compare")]
+    pub(crate) out: Option<String>,
+    /// How many checks at once (default: the machine's cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub(crate) jobs: Option<u32>,
+    /// Compare two survey.json files instead: gates added or dropped,
+    /// statuses moved, causes new, gone or narrowed per implementation.
+    #[arg(long, num_args = 2, value_names = ["OLD.json", "NEW.json"], conflicts_with_all = ["out", "jobs"])]
+    pub(crate) compare: Option<Vec<String>>,
 }
 
 /// Times the built-in implementations on the same inputs, each answer

@@ -240,6 +240,17 @@ fn run(cli: Cli) -> ExitCode {
         Some(Command::Cost(args)) => commands::cost::run(&cost_settings(codec, args), out),
         Some(Command::List) => commands::listing::list(chosen, out),
         Some(Command::Bench(args)) => bench(args, out),
+        Some(Command::Survey(args)) => match args.compare.as_deref() {
+            Some([old, new]) => commands::survey::compare(old, new, out),
+            _ => commands::survey::run(
+                &commands::survey::SurveySettings {
+                    gates: args.gates,
+                    out: args.out.unwrap_or_default(),
+                    jobs: args.jobs.map(|n| n as usize),
+                },
+                out,
+            ),
+        },
         Some(Command::RfcWrapper { args }) => commands::rfc_wrapper::run(&args),
         Some(Command::Serve { implementation }) => commands::serve::run(
             codec,

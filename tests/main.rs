@@ -29,6 +29,7 @@ mod regression_gates;
 mod reports;
 mod sarif;
 mod so;
+mod survey;
 mod utf8;
 
 mod tests {

@@ -30,6 +30,8 @@ pub mod progress;
 pub mod repro;
 pub mod rfc_wrapper;
 pub mod serve;
+pub mod survey;
+pub mod survey_page;
 
 pub use output::Output;
 
