@@ -227,11 +227,18 @@ pub fn run(
     let (probe_cases, sweep): (Vec<Case>, Vec<Case>) = super::small::cases(engine)
         .into_iter()
         .partition(|c| c.name.starts_with(PROBE_PREFIX));
+    // Those outside the declaration cost nothing (not asked): classified
+    // first, so that a check cut short counts them as what they are.
+    let (asked, outside): (Vec<Case>, Vec<Case>) = cases
+        .iter()
+        .cloned()
+        .partition(|c| super::compare::askable(engine, &runner::request_of(c)));
     let (rest, curated): (Vec<Case>, Vec<Case>) =
-        cases.iter().cloned().partition(|c| c.file == DERIVED);
-    let sweep_from = probe_cases.len() + curated.len() + rest.len();
+        asked.into_iter().partition(|c| c.file == DERIVED);
+    let sweep_from = probe_cases.len() + outside.len() + curated.len() + rest.len();
     let cases = [
         probe_cases,
+        outside,
         interleaved(&curated),
         interleaved(&rest),
         sweep,
