@@ -45,6 +45,10 @@
 //!   a long answer is asked twice and the faster kept; a fresh worker's
 //!   first answer (its start-up in it) is asked again; fast answers are
 //!   timed five times and their median kept.
+//! - A slow rating must hold: a family slow but not clearly so
+//!   ([`Series::clearly_slow`]) is measured again, up to [`MEASURES`]
+//!   times while each measure says slow, and the measure least slow is the
+//!   one kept ([`measure_up_to`], which `repro --slower-than` uses too).
 //!
 //! The C reference and the clean-room code (or the label reference) are
 //! timed on the same input, in the same run, as yardsticks.
