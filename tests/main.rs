@@ -28,6 +28,7 @@ mod regression_gates;
 mod reports;
 mod sarif;
 mod so;
+mod time_plan;
 mod utf8;
 
 mod tests {
