@@ -6,8 +6,9 @@
 //! 1. **The probe's questions, then the vectors**: the curated files first
 //!    (hand-written edge cases, the RFC's samples, saved regressions and
 //!    `--file`s), then the derived `unicode-limits.toml`, each group asked
-//!    in turn from each file, until 60% of the time (those not started by
-//!    then are counted as not run, and the report says so).
+//!    in turn from each file, until 60% of the time (70% bounded by
+//!    `--seconds` alone; those not started by then are counted as not run,
+//!    and the report says so).
 //! 2. **The small cases** ([`super::small`], in telling order): with
 //!    `--cases`, all of them, in the vectors' share; bounded by `--seconds`
 //!    alone, in [`SWEEP_SHARE`] of the time left, a sample of every
@@ -146,6 +147,12 @@ pub enum Phase {
 /// Share of the budget the vectors may take.
 const VECTOR_SHARE: f64 = 0.6;
 
+/// Share of the budget the vectors may take in a check bounded by
+/// `--seconds` alone: more, since they are the most telling questions and
+/// the small cases, the cost probe and the generated questions there take
+/// what is left, each a share of it.
+const VECTOR_SHARE_TIMED: f64 = 0.7;
+
 /// Share of what is left after the vectors that the cost probe may take.
 const COST_SHARE: f64 = 0.3;
 
@@ -246,7 +253,12 @@ pub fn run(
     .concat();
     let cases = cases.as_slice();
     let sampling = settings.cases.is_none();
-    let vectors_until = start + settings.time.mul_f64(VECTOR_SHARE);
+    let share = if sampling {
+        VECTOR_SHARE_TIMED
+    } else {
+        VECTOR_SHARE
+    };
+    let vectors_until = start + settings.time.mul_f64(share);
     let mut sweep_until: Option<Instant> = None;
     let mut vector_report = runner::Report::default();
     let total = cases.len() as u64;
