@@ -3,9 +3,10 @@
 //!
 //! The most telling questions first, whatever the time given:
 //!
-//! 1. **The probe's questions, then the vectors**: the curated files first
-//!    (hand-written edge cases, the RFC's samples, saved regressions and
-//!    `--file`s), then the derived `unicode-limits.toml`, each group asked
+//! 1. **The probe's questions, then the vectors**: the hand-written edge
+//!    cases first (edge, invalid, bias, overflow, saved regressions and
+//!    `--file`s), then the RFC's samples, then the derived
+//!    `unicode-limits.toml`, each group asked
 //!    in turn from each file, until 60% of the time (70% bounded by
 //!    `--seconds` alone; those not started by then are counted as not run,
 //!    and the report says so).
@@ -166,6 +167,12 @@ pub const SWEEP_SHARE: f64 = 0.35;
 /// limits, 264 cases): asked after the curated files.
 const DERIVED: &str = "unicode-limits.toml";
 
+/// The RFC's sample strings (76 cases, encoded and decoded, plain and
+/// annotated): asked after the hand-written edge cases (edge, invalid,
+/// bias, overflow, saved regressions, `--file`s), which witness the same
+/// defects in fewer questions, and before the derived file.
+const SAMPLES: &str = "rfc3492-samples.toml";
+
 /// Why a small case did not run in a check bounded by `--seconds` alone:
 /// it asks them as a sample, not as a want of time.
 const SAMPLED: &str = "not in this check's sample: bounded by --seconds alone, a check asks the small cases in telling order in its share of the time (--cases asks all)";
@@ -242,11 +249,14 @@ pub fn run(
         .partition(|c| super::compare::askable(engine, &runner::request_of(c)));
     let (rest, curated): (Vec<Case>, Vec<Case>) =
         asked.into_iter().partition(|c| c.file == DERIVED);
-    let sweep_from = probe_cases.len() + outside.len() + curated.len() + rest.len();
+    let (samples, edges): (Vec<Case>, Vec<Case>) =
+        curated.into_iter().partition(|c| c.file == SAMPLES);
+    let sweep_from = probe_cases.len() + outside.len() + edges.len() + samples.len() + rest.len();
     let cases = [
         probe_cases,
         outside,
-        interleaved(&curated),
+        interleaved(&edges),
+        interleaved(&samples),
         interleaved(&rest),
         sweep,
     ]
