@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
-# Runs every gate of adapters/gates/ three ways and says whether its verdict
+# Runs every gate of adapters/gates/ four ways and says whether its verdict
 # moved: quiet; beside two busy loops (one per core of the project's
-# machines); and with its CPU share halved (a cgroup's CPU quota of one core
+# machines); with its CPU share halved (a cgroup's CPU quota of one core
 # of two, or where no cgroup can be made, pinned to one core that a busy
-# loop shares). The verdict is the exit status and the cause keys of the
-# text report (new or known), which must be the same all three ways.
+# loop shares); and beside a build of punycheck itself (cargo build
+# --release into a target folder of its own, its two crates cleaned and
+# built again and again, as CI builds beside its jobs). The verdict is the
+# exit status and the cause keys of the text report (new or known), which
+# must be the same all four ways.
 #
 #   bash adapters/stability.sh [GATE...]   # default: every gate; a markdown table on stdout
 #
 # Needs the adapters (bash adapters/install.sh) and a release build
 # (cargo build --release); writes each run's report to $OUT (default a
 # temporary folder). Root for the cgroup. Not part of cargo test: it takes
-# about half an hour (docs/checking.md records its runs).
+# about forty minutes (docs/checking.md records its runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${PUNYCHECK:-target/release/punycheck}
@@ -41,8 +44,25 @@ stop_busy() {
   for pid in "${busy[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
   busy=()
 }
-trap stop_busy EXIT
-trap 'stop_busy; exit 130' INT TERM
+build_pid=""
+start_build() { # a build of punycheck beside the check, again and again
+  local dir="$out/build-target"
+  # In a session (and process group) of its own, ended as one: cargo and
+  # its compilers with it.
+  setsid sh -c 'while :; do
+      cargo build --release --locked --quiet --target-dir "$1" >/dev/null 2>&1 || exit 1
+      cargo clean --release --quiet -p punycheck -p punycheck-cli --target-dir "$1" 2>/dev/null
+    done' sh "$dir" &
+  build_pid=$!
+}
+stop_build() {
+  [[ -n $build_pid ]] || return 0
+  kill -TERM -- "-$build_pid" 2>/dev/null || true
+  wait "$build_pid" 2>/dev/null || true
+  build_pid=""
+}
+trap 'stop_busy; stop_build' EXIT
+trap 'stop_busy; stop_build; exit 130' INT TERM
 
 # A cgroup with a quota of one core in every period: v2 (cpu.max) or v1
 # (cpu.cfs_quota_us); empty when none can be made.
@@ -78,25 +98,30 @@ run() { # run GATE WAY: one check of GATE; prints its verdict
         taskset -c 0 "$bin" check --config "adapters/gates/$gate.toml" > "$report" 2>&1 || status=$?
         stop_busy
       fi ;;
+    build)
+      start_build
+      "$bin" check --config "adapters/gates/$gate.toml" > "$report" 2>&1 || status=$?
+      stop_build ;;
   esac
   verdict "$report" "$status"
 }
 
 how=${cgroup:+a cgroup quota of one core}
-echo "| gate | quiet | two busy loops | CPU share halved (${how:-one core shared with a busy loop}) | same |"
-echo "|---|---|---|---|---|"
+echo "| gate | quiet | two busy loops | CPU share halved (${how:-one core shared with a busy loop}) | beside a build | same |"
+echo "|---|---|---|---|---|---|"
 moved=0
 for gate in "${gates[@]}"; do
   declare -A seen=()
-  for way in quiet busy halved; do seen[$way]=$(run "$gate" "$way"); done
+  for way in quiet busy halved build; do seen[$way]=$(run "$gate" "$way"); done
   same=yes
-  [[ ${seen[quiet]} == "${seen[busy]}" && ${seen[quiet]} == "${seen[halved]}" ]] || { same=NO; moved=1; }
+  [[ ${seen[quiet]} == "${seen[busy]}" && ${seen[quiet]} == "${seen[halved]}" \
+      && ${seen[quiet]} == "${seen[build]}" ]] || { same=NO; moved=1; }
   short() { sed -E 's/;.*//' <<<"$1"; }
   causes=$(tr -cd '|' <<<"${seen[quiet]}" | wc -c)
   plural=s; ((causes == 1)) && plural=
-  echo "| $gate | $(short "${seen[quiet]}"), $causes cause$plural | $(short "${seen[busy]}") | $(short "${seen[halved]}") | $same |"
+  echo "| $gate | $(short "${seen[quiet]}"), $causes cause$plural | $(short "${seen[busy]}") | $(short "${seen[halved]}") | $(short "${seen[build]}") | $same |"
   if [[ $same == NO ]]; then
-    for way in quiet busy halved; do echo "  $way: ${seen[$way]}" >&2; done
+    for way in quiet busy halved build; do echo "  $way: ${seen[$way]}" >&2; done
   fi
   unset seen
 done

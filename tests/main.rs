@@ -30,6 +30,7 @@ mod reports;
 mod sarif;
 mod so;
 mod survey;
+mod time_plan;
 mod utf8;
 
 mod tests {

@@ -1,14 +1,33 @@
 //! `punycheck check`: everything a conformance gate asks of one
 //! implementation, within a time budget.
 //!
-//! 1. **The vectors**, until 60% of the time (those not started by then are
-//!    counted as not run, and the report says so).
-//! 2. **Generated questions** against the reference, with the round-trip
+//! The most telling questions first, whatever the time given:
+//!
+//! 1. **The probe's questions, then the vectors**: the hand-written edge
+//!    cases first (edge, invalid, bias, overflow, saved regressions and
+//!    `--file`s), then the RFC's samples, then the derived
+//!    `unicode-limits.toml`, each group asked
+//!    in turn from each file, until 60% of the time (70% bounded by
+//!    `--seconds` alone; those not started by then are counted as not run,
+//!    and the report says so).
+//! 2. **The small cases** ([`super::small`], in telling order): with
+//!    `--cases`, all of them, in the vectors' share; bounded by `--seconds`
+//!    alone, in [`SWEEP_SHARE`] of the time left, a sample of every
+//!    position class that the report names as one, never as a want of time.
+//! 3. **The cost probe**, in [`COST_SHARE`] of the time left, which it
+//!    never exceeds ([`super::cost`]).
+//! 4. **Generated questions** against the reference, with the round-trip
 //!    and uniqueness properties on the implementation's own answers
 //!    ([`super::campaign`]).
-//! 3. **Causes**: every failed vector and every nonconformance or
+//! 5. **Causes**: every failed vector and every nonconformance or
 //!    violation found by the generated questions, grouped by cause,
 //!    minimized and confirmed ([`super::causes`]).
+//!
+//! A process-per-question program (`exec:`) answers a dozen questions a
+//! second on a busy machine: the vectors, which witness most defects, come
+//! before the 2,562 small cases, and a check bounded by `--seconds` is
+//! complete by its own plan when it has asked its vectors and its share of
+//! the small cases.
 //!
 //! No question runs past the budget: the implementation's deadline is the
 //! end of it, and an answer cut by it counts as unfinished, never as a
@@ -129,8 +148,38 @@ pub enum Phase {
 /// Share of the budget the vectors may take.
 const VECTOR_SHARE: f64 = 0.6;
 
+/// Share of the budget the vectors may take in a check bounded by
+/// `--seconds` alone: more, since they are the most telling questions and
+/// the small cases, the cost probe and the generated questions there take
+/// what is left, each a share of it.
+const VECTOR_SHARE_TIMED: f64 = 0.7;
+
 /// Share of what is left after the vectors that the cost probe may take.
 const COST_SHARE: f64 = 0.3;
+
+/// Share of what is left after the vectors that a check bounded by
+/// `--seconds` alone gives the small cases (asked in telling order, so
+/// that what it reaches is a sample of every position class); the rest
+/// goes to the cost probe and the generated questions.
+pub const SWEEP_SHARE: f64 = 0.35;
+
+/// The vector file derived by computation (long inputs at the overflow
+/// limits, 264 cases): asked after the curated files.
+const DERIVED: &str = "unicode-limits.toml";
+
+/// The RFC's sample strings (76 cases, encoded and decoded, plain and
+/// annotated): asked after the hand-written edge cases (edge, invalid,
+/// bias, overflow, saved regressions, `--file`s), which witness the same
+/// defects in fewer questions, and before the derived file.
+const SAMPLES: &str = "rfc3492-samples.toml";
+
+/// Why a small case did not run in a check bounded by `--seconds` alone:
+/// it asks them as a sample, not as a want of time.
+const SAMPLED: &str = "not in this check's sample: bounded by --seconds alone, a check asks the small cases in telling order in its share of the time (--cases asks all)";
+
+/// How the probe's questions among the small cases are named: asked first,
+/// before the vectors.
+const PROBE_PREFIX: &str = "small:probe-";
 
 /// Vectors run between two progress reports.
 const CHUNK: usize = 16;
@@ -185,13 +234,42 @@ pub fn run(
     let started = std::time::SystemTime::now();
     let end = start + settings.time;
     engine.set_deadline(Some(end));
-    // The small cases first (the probe's questions among them), then the
-    // vectors: both asked in the vectors' share of the time.
-    let small = super::small::cases(engine);
-    let vectors = interleaved(cases);
-    let cases = [small.clone(), vectors].concat();
+    // The probe's questions, the curated vectors, the derived ones, then
+    // the small cases: with --cases all in the vectors' share of the time;
+    // bounded by --seconds alone, the small cases in a share of their own
+    // (SWEEP_SHARE of what the vectors left), as a sample.
+    let (probe_cases, sweep): (Vec<Case>, Vec<Case>) = super::small::cases(engine)
+        .into_iter()
+        .partition(|c| c.name.starts_with(PROBE_PREFIX));
+    // Those outside the declaration cost nothing (not asked): classified
+    // first, so that a check cut short counts them as what they are.
+    let (asked, outside): (Vec<Case>, Vec<Case>) = cases
+        .iter()
+        .cloned()
+        .partition(|c| super::compare::askable(engine, &runner::request_of(c)));
+    let (rest, curated): (Vec<Case>, Vec<Case>) =
+        asked.into_iter().partition(|c| c.file == DERIVED);
+    let (samples, edges): (Vec<Case>, Vec<Case>) =
+        curated.into_iter().partition(|c| c.file == SAMPLES);
+    let sweep_from = probe_cases.len() + outside.len() + edges.len() + samples.len() + rest.len();
+    let cases = [
+        probe_cases,
+        outside,
+        interleaved(&edges),
+        interleaved(&samples),
+        interleaved(&rest),
+        sweep,
+    ]
+    .concat();
     let cases = cases.as_slice();
-    let vectors_until = start + settings.time.mul_f64(VECTOR_SHARE);
+    let sampling = settings.cases.is_none();
+    let share = if sampling {
+        VECTOR_SHARE_TIMED
+    } else {
+        VECTOR_SHARE
+    };
+    let vectors_until = start + settings.time.mul_f64(share);
+    let mut sweep_until: Option<Instant> = None;
     let mut vector_report = runner::Report::default();
     let total = cases.len() as u64;
     // Seconds per vector: each batch's time shared among the vectors it ran.
@@ -213,10 +291,24 @@ pub fn run(
         } else {
             CHUNK
         };
-        let chunk = &cases[next..(next + size).min(cases.len())];
+        // A chunk never spans the vectors' end and the small cases'.
+        let stop_at = if next < sweep_from {
+            sweep_from
+        } else {
+            cases.len()
+        };
+        let chunk = &cases[next..(next + size).min(stop_at)];
         next += chunk.len();
+        let until = if sampling && next > sweep_from {
+            *sweep_until.get_or_insert_with(|| {
+                let now = Instant::now();
+                now + end.saturating_duration_since(now).mul_f64(SWEEP_SHARE)
+            })
+        } else {
+            vectors_until
+        };
         let batch = Instant::now();
-        let part = runner::run_until_one(engine, chunk, expectations, Some(vectors_until));
+        let part = runner::run_until_one(engine, chunk, expectations, Some(until));
         let each = batch.elapsed().as_secs_f64() / part.rows.len().max(1) as f64;
         for row in &part.rows {
             seconds.insert(row.case.clone(), each);
@@ -366,16 +458,30 @@ pub fn run(
         campaign.causes.sort_by_key(|c| c.key.kind);
     }
     let interrupted = process::interrupted();
+    // Bounded by --seconds alone, the small cases not reached are left out
+    // by the plan (a sample), not for want of time.
+    let asked_names: std::collections::BTreeSet<&str> =
+        vector_report.rows.iter().map(|r| r.case.as_str()).collect();
+    // The cases before those that --fail-fast or the hangs left.
+    let asked_until = (cases.len() - stopped).max(sweep_from);
+    let sampled_out = if sampling && !interrupted_in_vectors {
+        cases[sweep_from..asked_until]
+            .iter()
+            .filter(|c| !asked_names.contains(c.name.as_str()))
+            .count()
+    } else {
+        0
+    };
     let mut incomplete = Vec::new();
     if interrupted_in_vectors {
         incomplete.push(format!(
             "{} of {} vectors and small cases not asked: {INTERRUPTED}",
             vector_report.unrun, total
         ));
-    } else if vector_report.unrun > stopped {
+    } else if vector_report.unrun > stopped + sampled_out {
         incomplete.push(format!(
             "{} of {} vectors and small cases did not run within --seconds (each question may take up to --timeout; give the check more time)",
-            vector_report.unrun - stopped,
+            vector_report.unrun - stopped - sampled_out,
             total
         ));
     }
@@ -456,6 +562,9 @@ pub fn run(
                 expected: case.expected.clone(),
                 status: match row.map(|r| &r.outcome) {
                     None if interrupted_in_vectors => VectorStatus::Unrun(INTERRUPTED),
+                    None if sampled_out > 0 && (sweep_from..asked_until).contains(&k) => {
+                        VectorStatus::Unrun(SAMPLED)
+                    }
                     None if k < cases.len() - stopped => VectorStatus::Unrun(TIME_RAN_OUT),
                     None => VectorStatus::Unrun(stop_reason),
                     Some(Outcome::Pass) => VectorStatus::Pass,
@@ -483,6 +592,7 @@ pub fn run(
     let summary = |small: bool, all: usize| {
         let mut summary = VectorSummary::from_report(&part(small), all);
         summary.unrun = all - summary.run;
+        summary.sampled = small && sampled_out > 0;
         summary
     };
     CheckReport {

@@ -45,6 +45,10 @@
 //!   a long answer is asked twice and the faster kept; a fresh worker's
 //!   first answer (its start-up in it) is asked again; fast answers are
 //!   timed five times and their median kept.
+//! - A slow rating must hold: a family slow but not clearly so
+//!   ([`Series::clearly_slow`]) is measured again, up to [`MEASURES`]
+//!   times while each measure says slow, and the measure least slow is the
+//!   one kept ([`measure_up_to`], which `repro --slower-than` uses too).
 //!
 //! The C reference and the clean-room code (or the label reference) are
 //! timed on the same input, in the same run, as yardsticks.
@@ -309,6 +313,21 @@ pub const SUPERLINEAR: f64 = 2.5;
 /// the budget divided by this ("near the budget" in between).
 pub const MARGIN: f64 = 3.0;
 
+/// Growth per doubling from which a slow family is clearly faster than
+/// linear: n^1.68. Between [`SUPERLINEAR`] and this, the family is
+/// measured again ([`MEASURES`]).
+pub const CLEARLY_SUPERLINEAR: f64 = 3.2;
+
+/// How far over the margin ([`MARGIN`] times the budget) a slow family's
+/// time at its limit must be for its verdict to be clear without being
+/// measured again: this many times.
+pub const CLEARLY_OVER: f64 = 1.5;
+
+/// How many times in all a family whose slow verdict is not clear
+/// ([`Series::clearly_slow`]) is measured: it is slow only when every
+/// measure says so, and the report gives the measure least slow.
+pub const MEASURES: usize = 3;
+
 /// What the probe says of one series, by the rule of [`Series::verdict`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Verdict {
@@ -529,6 +548,21 @@ impl Series {
         } else {
             Verdict::Near
         }
+    }
+
+    /// Whether the series is slow ([`Series::verdict`]) and clearly so:
+    /// its growth at least [`CLEARLY_SUPERLINEAR`] and its time at the
+    /// limit at least [`CLEARLY_OVER`] times the margin's edge. A slow
+    /// series that is not clearly slow is measured again before it is a
+    /// cause ([`MEASURES`]): the same family once read x2.5 per doubling
+    /// and then x2.1, under the same load, on an implementation near the
+    /// line.
+    pub fn clearly_slow(&self, budget: Duration) -> bool {
+        self.verdict(budget) == Verdict::Slow
+            && self.growth().is_some_and(|g| g >= CLEARLY_SUPERLINEAR)
+            && self
+                .at_limit()
+                .is_some_and(|t| t >= CLEARLY_OVER * MARGIN * self.budget_here(budget))
     }
 
     /// The largest size measured within the budget.
@@ -763,9 +797,18 @@ fn hang_guard(budget: Duration) -> Duration {
     budget * 8
 }
 
+/// How many times longer the hang guard is for a question asked again
+/// because the guard cut it while it was starved of the CPU.
+const STARVED_GUARD: u32 = 3;
+
 /// Asks `request` once, measuring what answering cost, cut by the hang
 /// guard or at `until`. A fresh process's answer (its start-up in it) is
-/// asked again, and the second taken.
+/// asked again, and the second taken. A question the guard cut having
+/// spent less than the budget of CPU time, but some (a busy machine gave
+/// it less than an eighth of a core, and it was working, not asleep: its
+/// time is not its own) is asked once more
+/// with a guard [`STARVED_GUARD`] times as long, so that the load does
+/// not cut a family short, and its verdict with it.
 fn timed_question(
     engine: &dyn Engine,
     request: &Request,
@@ -773,13 +816,24 @@ fn timed_question(
     until: Instant,
 ) -> Timing {
     let mut fresh_again = true;
+    let mut guard_for = hang_guard(budget);
+    let mut starved_again = true;
     loop {
-        let guard = Instant::now() + hang_guard(budget);
+        let guard = Instant::now() + guard_for;
         engine.set_deadline(Some(guard.min(until)));
         let (answer, spent) = spent::measure(|| ask(engine, request));
         engine.set_deadline(None);
         if crate::engines::process::interrupted() {
             return Timing::Stopped;
+        }
+        let cut = matches!(answer, Err(EngineError::Hung(_) | EngineError::Cancelled));
+        // Working (not asleep: a hang that waits spends nothing) but given
+        // less than an eighth of a core.
+        let starved = spent.cpu < budget && spent.cpu >= guard_for / 100;
+        if cut && Instant::now() < until && starved_again && starved {
+            starved_again = false;
+            guard_for *= STARVED_GUARD;
+            continue;
         }
         match answer {
             Err(EngineError::Hung(_)) => return Timing::Cut(spent),
@@ -918,6 +972,7 @@ pub fn measure_up_to(
         }
         n *= 2;
     }
+    let series = held(engine, series, settings, &mut factor);
     // The question of the deciding size (the last one asked, or an earlier
     // one where the implementation then refused cheaply).
     let deciding = series
@@ -935,6 +990,86 @@ pub fn measure_up_to(
         _ => None,
     };
     (series, slow)
+}
+
+/// How severe a verdict is: the least severe of several measures is the
+/// one that holds across them.
+fn severity(verdict: Verdict) -> u8 {
+    match verdict {
+        Verdict::Within => 0,
+        Verdict::Near => 1,
+        Verdict::Slow => 2,
+    }
+}
+
+/// Of several measures of one family, the one whose rating holds across
+/// them all: the least severe verdict, and of those the least time at the
+/// limit.
+fn least_slow(budget: Duration, a: Series, b: Series) -> Series {
+    let key = |s: &Series| (severity(s.verdict(budget)), s.at_limit().unwrap_or(0.0));
+    let (ka, kb) = (key(&a), key(&b));
+    if kb.0 < ka.0 || (kb.0 == ka.0 && kb.1 < ka.1) {
+        b
+    } else {
+        a
+    }
+}
+
+/// A series slow but not clearly so ([`Series::clearly_slow`]) measured
+/// again, up to [`MEASURES`] times in all while each measure says slow:
+/// the measure least slow ([`least_slow`]), so that "slow" is a rating
+/// that held every time. Where the time runs out first, the measures
+/// taken.
+fn held(engine: &dyn Engine, series: Series, settings: &Settings, factor: &mut f64) -> Series {
+    let mut kept = series;
+    for _ in 1..MEASURES {
+        if kept.verdict(settings.budget) != Verdict::Slow || kept.clearly_slow(settings.budget) {
+            break;
+        }
+        let Some(again) = measure_again(engine, &kept, settings, factor) else {
+            break;
+        };
+        kept = least_slow(settings.budget, kept, again);
+    }
+    kept
+}
+
+/// The sizes of `series` up to its deciding one measured again, by the
+/// same rule (an answer of half the budget or more asked twice, the
+/// faster kept); `None` when the probe's time runs out or the
+/// implementation now refuses one.
+fn measure_again(
+    engine: &dyn Engine,
+    series: &Series,
+    settings: &Settings,
+    factor: &mut f64,
+) -> Option<Series> {
+    let end = series.deciding()?;
+    let half = settings.budget.as_secs_f64() / 2.0;
+    let mut points = Vec::new();
+    for old in &series.points[..=end] {
+        let (request, size) = question(
+            engine.codec(),
+            series.family,
+            series.direction,
+            old.code_points,
+        )?;
+        let point =
+            measure_point(engine, &request, size, old.code_points, settings, factor)?.ok()?;
+        let point = if !point.cut && point.seconds >= half {
+            match measure_point(engine, &request, size, old.code_points, settings, factor) {
+                Some(Ok(again)) if again.seconds < point.seconds => again,
+                _ => point,
+            }
+        } else {
+            point
+        };
+        points.push(point);
+    }
+    Some(Series {
+        points,
+        ..series.clone()
+    })
 }
 
 /// One size measured: `None` when the probe's time ran out, `Err` when
@@ -1352,6 +1487,47 @@ mod tests {
             assert_eq!(doubled.verdict(budget), s.verdict(budget), "{s:?}");
         }
         assert_eq!(series(65536, &[]).verdict(budget), Verdict::Within);
+    }
+
+    /// A slow series is clearly slow only well above linear and well over
+    /// the margin; of several measures, the least slow holds: slow only
+    /// when every measure says so.
+    #[test]
+    fn a_slow_rating_holds_only_when_every_measure_gives_it() {
+        let budget = DEFAULT_BUDGET;
+        // Quadratic, 16 s at the limit: clear.
+        let clear = series(
+            65536,
+            &[(64, 0.0), (2048, 0.015625), (4096, 0.0625), (8192, 0.25)],
+        );
+        assert!(clear.clearly_slow(budget));
+        // x2.6 per doubling, about 4 s at the limit: slow, but not clearly.
+        let border = series(
+            65536,
+            &[(64, 0.0), (4096, 0.1), (8192, 0.26), (16384, 0.676)],
+        );
+        assert_eq!(
+            border.verdict(budget),
+            Verdict::Slow,
+            "{:?}",
+            border.growth()
+        );
+        assert!(!border.clearly_slow(budget));
+        // Measured again at x2.1: about linear, near. The near one holds,
+        // whichever came first.
+        let again = series(
+            65536,
+            &[(64, 0.0), (4096, 0.1), (8192, 0.21), (16384, 0.441)],
+        );
+        assert_eq!(again.verdict(budget), Verdict::Near);
+        for (a, b) in [(&border, &again), (&again, &border)] {
+            let held = least_slow(budget, a.clone(), b.clone());
+            assert_eq!(held.verdict(budget), Verdict::Near);
+            assert!(growth_words(held.growth().unwrap()).ends_with("about linear"));
+        }
+        // Two slow measures: slow, with the lesser time at the limit.
+        let held = least_slow(budget, clear.clone(), border.clone());
+        assert_eq!(held, border);
     }
 
     /// An implementation that refuses the next size is judged there, not

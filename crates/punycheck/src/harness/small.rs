@@ -8,6 +8,13 @@
 //! is caught by every check, and caught the same way each time (a
 //! baseline records which of them showed a known cause).
 //!
+//! They come in telling order (the delimiter, the edges of the digit
+//! ranges, the end of the basic range first; each value in every position
+//! class before the next value): a check bounded by `--cases` asks them
+//! all, one bounded by `--seconds` alone asks them after the vectors, in
+//! its share of the time, so that what it asks is a sample of every class
+//! ([`super::check`]).
+//!
 //! Each case's expected answer is the clean-room reference's (the
 //! differential tests hold it equal to the RFC's C code on every input),
 //! and each is named for what it asks (`small:decode-7b-as-later-digit`),
@@ -83,13 +90,38 @@ pub fn cases(engine: &dyn Engine) -> Vec<Case> {
         .collect()
 }
 
+/// The bytes (and code points below 0x100) that show a defect most often,
+/// asked first: the delimiter, the edges of the three digit ranges and the
+/// characters beside them (`/` `:` `@` `[` `` ` `` `{`, `_` that some
+/// decoders take for a digit), the end of the basic range (U+007E, U+007F,
+/// U+0080) and the bytes a C program treats apart (NUL, 0xFF, space).
+const TELLING: [u8; 24] = [
+    b'-', b'{', b'_', b'`', b'@', b'[', b'/', b':', b'0', b'9', b'a', b'z', b'A', b'Z', 0x7F, 0x80,
+    0x00, 0xFF, b' ', b'.', 0x7E, b'+', 0x81, 0xFE,
+];
+
+/// Where `value` comes in the order of the small cases: [`TELLING`]'s own
+/// first, then every other value in a fixed scattered order (167 is odd,
+/// so `167 * value mod 256` visits each once), so that any first part of
+/// the order spreads over the whole range.
+fn rank(value: u8) -> usize {
+    match TELLING.iter().position(|&t| t == value) {
+        Some(k) => k,
+        None => TELLING.len() + (usize::from(value) * 167) % 256,
+    }
+}
+
 /// Every code point below 0x100 alone and before [`NON_BASIC`]; every byte
-/// alone, and in place of each position class of [`BASE`]'s encoding.
+/// alone, and in place of each position class of [`BASE`]'s encoding. In
+/// telling order ([`rank`]), each value in every class before the next
+/// value: a check bounded by `--seconds` alone asks a first part of them
+/// (as its time allows), a sample of every class alike.
 fn punycode_requests() -> Vec<(String, Request)> {
     let mut requests = Vec::new();
     for cp in 0..0x100u32 {
         for (how, code_points) in [("alone", vec![cp]), ("then-u+4E00", vec![cp, NON_BASIC])] {
             requests.push((
+                cp as u8,
                 format!("small:encode-u+{cp:04X}-{how}"),
                 Request::Encode {
                     code_points,
@@ -102,6 +134,7 @@ fn punycode_requests() -> Vec<(String, Request)> {
     let places = positions(&base);
     for byte in 0..=u8::MAX {
         requests.push((
+            byte,
             format!("small:decode-{byte:02x}-alone"),
             Request::Decode(vec![byte]),
         ));
@@ -113,12 +146,17 @@ fn punycode_requests() -> Vec<(String, Request)> {
                 text[at] = byte;
             }
             requests.push((
+                byte,
                 format!("small:decode-{byte:02x}-as-{class}"),
                 Request::Decode(text),
             ));
         }
     }
+    requests.sort_by_key(|r| rank(r.0));
     requests
+        .into_iter()
+        .map(|(_, name, request)| (name, request))
+        .collect()
 }
 
 /// The position classes of an encoded string (with a literal part of at
@@ -190,6 +228,13 @@ mod tests {
                 flags: None
             }
         );
+        // The telling values first, every class of each together: `{` in
+        // every place within the first 20 questions.
+        let first: Vec<&String> = requests.iter().take(20).map(|r| &r.0).collect();
+        assert!(first.contains(&&"small:decode-7b-as-later-digit".to_string()));
+        assert!(first.contains(&&"small:encode-u+007B-alone".to_string()));
+        let ranks: std::collections::BTreeSet<usize> = (0..=u8::MAX).map(rank).collect();
+        assert_eq!(ranks.len(), 256, "every value has a place of its own");
         // U+007F is basic: it is copied, and the delimiter follows it.
         assert_eq!(punycode::encode(&[0x7F], None).unwrap(), b"\x7f-");
     }

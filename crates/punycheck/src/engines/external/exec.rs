@@ -42,6 +42,7 @@ use super::StartError;
 use super::attempt::{Deadline, Missed, ask_twice, cores};
 use super::line::{MAX_OUTPUT, Program, crash_line, parse_token, probe};
 use super::process;
+use super::starved;
 use crate::codec::Codec;
 use crate::engines::{Capabilities, Declaration, DecodeResult, EncodeResult, Engine, EngineError};
 use crate::punycode::Decoded;
@@ -134,7 +135,26 @@ impl Exec {
         });
         let out_reader = drain(stdout);
         let err_reader = drain(stderr);
-        let status = match process::wait_spent(&mut child, allowed) {
+        // Not answered within its limit but starved of the CPU (a busy
+        // machine), it is waited for, up to the ceiling.
+        let ceiling = starved::ceiling(started, allowed, self.deadline.get());
+        let mut slice = allowed;
+        let mut starving = None;
+        let waited = loop {
+            match process::wait_spent(&mut child, slice) {
+                Ok(None) => {}
+                other => break other,
+            }
+            let left = ceiling.saturating_duration_since(Instant::now());
+            match starved::starved(child.id()).filter(|_| !left.is_zero()) {
+                Some(share) => {
+                    starving = Some(share);
+                    slice = left.min(allowed);
+                }
+                None => break Ok(None),
+            }
+        };
+        let status = match waited {
             Ok(Some((status, spent))) => {
                 process::forget(&child);
                 crate::engines::spent::record(spent);
@@ -152,12 +172,15 @@ impl Exec {
                     .ok()
                     .flatten()
                     .filter(|out| !out.is_empty());
+                let starved = starving.map_or(String::new(), |share| {
+                    starved::note(share, started.elapsed())
+                });
                 return Err(Missed::TimedOut(match printed {
                     Some(out) => format!(
-                        "; it had printed {} on standard output, and not exited",
+                        "; it had printed {} on standard output, and not exited{starved}",
                         quoted(&out)
                     ),
-                    None => String::new(),
+                    None => starved,
                 }));
             }
             Err(e) => {

@@ -20,6 +20,7 @@ mod line;
 mod pipe;
 pub mod process;
 pub mod so;
+mod starved;
 
 pub use exec::Exec;
 pub use line::{crash_line, probe_questions};

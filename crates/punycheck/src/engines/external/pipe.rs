@@ -44,6 +44,7 @@ use super::StartError;
 use super::attempt::{Deadline, Missed, Pool, ask_twice, cores};
 use super::line::{MAX_OUTPUT, Program, crash_line, parse_token, probe};
 use super::process::{self, StderrTail};
+use super::starved;
 use crate::codec::Codec;
 use crate::engines::{
     Capabilities, Declaration, DecodeResult, EncodeResult, Engine, EngineError, spent,
@@ -157,7 +158,7 @@ impl Pipe {
                 .idle
                 .take_or_start(|| Worker::start(&self.program))
                 .map_err(Missed::Failed)?;
-            let (worker, answer) = worker.ask(question, allowed)?;
+            let (worker, answer) = worker.ask(question, allowed, self.deadline.get())?;
             // Out of the protocol, it may also be out of step with the
             // questions: the next question goes to a fresh one.
             if answer.starts_with(b"ok")
@@ -280,7 +281,15 @@ impl Worker {
     /// Asks one question; the worker comes back with the answer, or is
     /// ended. A timeout says what the answer line had begun with, if
     /// anything.
-    fn ask(mut self, question: &[u8], allowed: Duration) -> Result<(Worker, Vec<u8>), Missed> {
+    /// Not answered within `allowed` but starved of the CPU, it is waited
+    /// for up to the ceiling ([`starved::ceiling`], never past `deadline`).
+    fn ask(
+        mut self,
+        question: &[u8],
+        allowed: Duration,
+        deadline: Option<Instant>,
+    ) -> Result<(Worker, Vec<u8>), Missed> {
+        let started = Instant::now();
         self.stderr.clear();
         let before = spent::Before::read(self.child.id(), self.fresh);
         self.fresh = false;
@@ -290,7 +299,23 @@ impl Worker {
         // A send fails only when the writer thread has stopped, because the
         // program closed its input: its output will say the rest.
         let _ = self.questions.send(line);
-        let answer = self.answers.recv_timeout(allowed);
+        let ceiling = starved::ceiling(started, allowed, deadline);
+        let mut slice = allowed;
+        let mut starving = None;
+        let answer = loop {
+            match self.answers.recv_timeout(slice) {
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                other => break other,
+            }
+            let left = ceiling.saturating_duration_since(Instant::now());
+            match starved::starved(self.child.id()).filter(|_| !left.is_zero()) {
+                Some(share) => {
+                    starving = Some(share);
+                    slice = left.min(allowed);
+                }
+                None => break Err(mpsc::RecvTimeoutError::Timeout),
+            }
+        };
         // What it spent: for a question cut by its time limit, at least
         // that much.
         if let (Some(before), Ok(Line::Text(_)) | Err(mpsc::RecvTimeoutError::Timeout)) =
@@ -313,13 +338,16 @@ impl Worker {
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 let line = self.unfinished.lock().unwrap_or_else(|e| e.into_inner());
+                let starved = starving.map_or(String::new(), |share| {
+                    starved::note(share, started.elapsed())
+                });
                 Err(Missed::TimedOut(if line.len > 0 {
                     format!(
-                        "; its answer line was unfinished: it had printed {} and no newline",
+                        "; its answer line was unfinished: it had printed {} and no newline{starved}",
                         quoted_head(&line.head, line.len)
                     )
                 } else {
-                    String::new()
+                    starved
                 }))
             }
         }

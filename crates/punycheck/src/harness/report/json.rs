@@ -242,6 +242,9 @@ struct SmallCases {
     not_asked: usize,
     failed: usize,
     unrun: usize,
+    /// Whether those unrun were left out as a sample (a check bounded by
+    /// `--seconds` alone), not for want of time.
+    sampled: bool,
     not_asked_reasons: Vec<Reason>,
 }
 
@@ -537,6 +540,7 @@ pub fn report(report: &CheckReport) -> String {
                 not_asked: m.skipped.iter().map(|s| s.count).sum(),
                 failed: m.failed,
                 unrun: m.unrun,
+                sampled: m.sampled,
                 not_asked_reasons: reasons(&m.skipped),
             }
         },

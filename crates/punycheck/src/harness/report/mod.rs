@@ -214,6 +214,9 @@ pub struct VectorSummary {
     pub failed: usize,
     /// Not run in the time given.
     pub unrun: usize,
+    /// Whether those not run were left out as a sample (the small cases of
+    /// a check bounded by `--seconds` alone), not for want of time.
+    pub sampled: bool,
 }
 
 /// A reason vectors were not asked, and how many.

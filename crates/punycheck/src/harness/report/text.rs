@@ -42,9 +42,14 @@ impl CheckReport {
         if m.cases > 0 {
             let _ = writeln!(
                 out,
-                "small cases (every byte in each place, every code point below 0x100): {} of {} run: {} passed, {} not asked, {} failed",
+                "small cases (every byte in each place, every code point below 0x100): {} of {} run{}: {} passed, {} not asked, {} failed",
                 m.run,
                 m.cases,
+                if m.sampled {
+                    " (a sample in telling order, in their share of --seconds; --cases asks all)"
+                } else {
+                    ""
+                },
                 m.pass,
                 m.skipped.iter().map(|s| s.count).sum::<usize>(),
                 m.failed
