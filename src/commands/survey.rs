@@ -13,6 +13,13 @@
 //! `--compare OLD.json NEW.json` says what changed between two surveys:
 //! gates added or dropped, statuses that moved, causes new, gone or
 //! narrowed per implementation.
+//!
+//! # Size
+//!
+//! About 930 lines, 40 of them tests: running the gates, reading their
+//! reports and baselines into one model, mapping causes to rule areas,
+//! survey.md and the comparison of two surveys share that model; the page
+//! itself is [`super::survey_page`].
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
