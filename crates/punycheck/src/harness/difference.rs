@@ -27,7 +27,7 @@
 //!   mapping).
 
 use crate::codec::Codec;
-use crate::punycode::{self, BASE, INITIAL_BIAS, T_MAX, T_MIN};
+use crate::punycode::{self, BASE, INITIAL_BIAS};
 use crate::vocabulary::{Expected, Request};
 
 /// UTS #46 section 4's deviation characters: ß, final sigma, ZWNJ, ZWJ.
@@ -116,13 +116,7 @@ fn digit_places(digits: &[u8], basic: usize) -> Vec<(usize, usize)> {
             at += 1;
             place += 1;
             i = i.saturating_add(u128::from(digit).saturating_mul(w));
-            let t = if k <= bias {
-                T_MIN
-            } else if k >= bias + T_MAX {
-                T_MAX
-            } else {
-                k - bias
-            };
+            let t = punycode::threshold(k, bias);
             if digit < t {
                 break;
             }

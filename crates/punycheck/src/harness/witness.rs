@@ -175,13 +175,7 @@ fn largest_decoding(input: &[u8]) -> u128 {
             let product = u128::from(digit).saturating_mul(w);
             i = i.saturating_add(product);
             largest = largest.max(product).max(i);
-            let t = if k <= bias {
-                T_MIN
-            } else if k >= bias + T_MAX {
-                T_MAX
-            } else {
-                k - bias
-            };
+            let t = punycode::threshold(k, bias);
             if digit < t {
                 break;
             }
