@@ -161,13 +161,10 @@ pub fn evaluate(
         return own_limit(caps, request, reference, message);
     }
     if let Some(beyond) = BeyondOwnLimit::of(caps, got) {
-        // A label's or name's limit is a promise to refuse; Punycode's
-        // binds a buffer.
-        let why = if beyond.option.starts_with("max-label") || beyond.option.starts_with("max-name")
-        {
-            "it declares that it refuses that"
-        } else {
+        let why = if beyond.binds_a_buffer() {
             "a write past a fixed buffer?"
+        } else {
+            "it declares that it refuses that"
         };
         return Verdict::Nonconformance(format!(
             "answered {beyond}: {why} (expected {})",
@@ -355,8 +352,8 @@ pub struct BeyondOwnLimit {
     pub len: usize,
     /// The limit it is beyond.
     pub limit: usize,
-    /// What it counts: `code points`, `bytes`, `code points in a label`
-    /// ...
+    /// What it counts: `code points`, `bytes`, `code points in a
+    /// non-ASCII label` ...
     pub counts: &'static str,
     /// The option that declares the limit, without its dashes.
     pub option: &'static str,
@@ -385,6 +382,12 @@ impl BeyondOwnLimit {
             counts,
             option,
         })
+    }
+
+    /// Whether it is Punycode's limit (`--max-encode`, `--max-decode`),
+    /// which bounds a buffer; a label's or a name's is a promise to refuse.
+    pub fn binds_a_buffer(&self) -> bool {
+        matches!(self.option, "max-encode" | "max-decode")
     }
 
     /// The unit it counts: `code points` or `bytes` (of a label or a
