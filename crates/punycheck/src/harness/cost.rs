@@ -1614,42 +1614,6 @@ mod tests {
         let (request, _) =
             question(reference.codec(), Family::OneRun, Direction::Decode, 64).unwrap();
         assert!(matches!(request, Request::Decode(bytes) if bytes.starts_with(b"xn--")));
-        // A name of many labels is asked as itself both ways, and every
-        // one of them is a name the reference takes under the URL
-        // Standard's switches: 32 labels and more at 64 code points.
-        let url = LabelProfile {
-            rules: crate::label::LabelRules::Uts46,
-            switches: crate::label::Switches::URL,
-        };
-        for family in Family::MANY_LABELS {
-            for n in [64, 4096] {
-                let (request, size) =
-                    question(Codec::Domain(url), family, Direction::Decode, n).unwrap();
-                let Request::Decode(text) = request else {
-                    panic!("a decode question");
-                };
-                assert_eq!(size, text.len());
-                let name: Vec<u32> = std::str::from_utf8(&text)
-                    .unwrap()
-                    .chars()
-                    .map(u32::from)
-                    .collect();
-                assert_eq!(name, family.code_points(n), "{family:?}");
-                assert!(
-                    crate::domain::to_unicode(url, &text).is_ok(),
-                    "{family:?} {n}"
-                );
-                assert!(
-                    crate::domain::to_ascii(url, &name).is_ok(),
-                    "{family:?} {n}"
-                );
-                let labels = name
-                    .iter()
-                    .filter(|&&cp| cp == 0x2E || cp == 0x3002)
-                    .count();
-                assert!(labels >= n / 10, "{family:?} {n}: {labels}");
-            }
-        }
     }
 
     /// The clean-room code is O(n log n): no family is slow at the
