@@ -367,23 +367,16 @@ fn kill_and_reap(pid: libc::pid_t) {
 fn children() -> Vec<libc::pid_t> {
     // SAFETY: getpid(2) cannot fail.
     let me = unsafe { libc::getpid() };
-    let mut found = Vec::new();
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return found;
-    };
-    for entry in entries.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.parse::<libc::pid_t>().ok())
-        else {
-            continue;
-        };
-        if parent_of(pid) == Some(me) {
-            found.push(pid);
-        }
-    }
-    found
+    pids().filter(|&pid| parent_of(pid) == Some(me)).collect()
+}
+
+/// Every process id `/proc` lists now; none where it cannot be read.
+pub(crate) fn pids() -> impl Iterator<Item = libc::pid_t> {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<libc::pid_t>().ok())
 }
 
 /// The parent process id of `pid`, from `/proc/PID/stat`.

@@ -37,22 +37,12 @@ struct GroupNow {
 /// Reads every process of group `group` from `/proc`.
 fn group_now(group: libc::pid_t) -> GroupNow {
     let mut now = GroupNow::default();
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return now;
-    };
     // SAFETY: sysconf(3) reads a constant.
     let per_second = u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) })
         .ok()
         .filter(|&t| t > 0)
         .unwrap_or(100);
-    for entry in entries.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.parse::<libc::pid_t>().ok())
-        else {
-            continue;
-        };
+    for pid in crate::engines::process::pids() {
         let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
             continue;
         };
