@@ -305,6 +305,12 @@ mod tests {
         Expected::Encoded(text.as_bytes().to_vec())
     }
 
+    /// ToUnicode's answer `text`, as code points.
+    fn decoded(text: &str) -> Expected {
+        let values: Vec<u32> = text.chars().map(u32::from).collect();
+        Expected::Decoded(CodePoints::with_flags(&values, None))
+    }
+
     fn name_of(want: &str, got: &str) -> String {
         let codec = Codec::Domain(LabelProfile::DEFAULT);
         let request = Request::Decode(Vec::new());
@@ -362,13 +368,14 @@ mod tests {
     #[test]
     fn undecoded_labels_and_dots_in_a_label() {
         let codec = Codec::Domain(LabelProfile::DEFAULT);
-        let d = |s: &str| {
-            Expected::Decoded(CodePoints::with_flags(
-                &s.chars().map(u32::from).collect::<Vec<_>>(),
-                None,
-            ))
+        let say = |w: &str, g: &str| {
+            explain(
+                codec,
+                &Request::Decode(Vec::new()),
+                &decoded(w),
+                &decoded(g),
+            )
         };
-        let say = |w: &str, g: &str| explain(codec, &Request::Decode(Vec::new()), &d(w), &d(g));
         assert_eq!(
             say("a.ط", "a.xN--keb"),
             "a U-label: left an A-label (not decoded)"
@@ -389,13 +396,12 @@ mod tests {
     fn code_points_by_rule() {
         let u = |w: &str, g: &str| {
             let codec = Codec::Domain(LabelProfile::DEFAULT);
-            let d = |s: &str| {
-                Expected::Decoded(CodePoints::with_flags(
-                    &s.chars().map(u32::from).collect::<Vec<_>>(),
-                    None,
-                ))
-            };
-            explain(codec, &Request::Decode(Vec::new()), &d(w), &d(g))
+            explain(
+                codec,
+                &Request::Decode(Vec::new()),
+                &decoded(w),
+                &decoded(g),
+            )
         };
         assert_eq!(u("ss", "ß"), "an LDH label: the deviation character U+00DF");
         assert_eq!(
