@@ -10,6 +10,12 @@
 # must be the same all four ways.
 #
 #   bash adapters/stability.sh [GATE...]   # default: every gate; a markdown table on stdout
+#   bash adapters/stability.sh --plants    # issue 39's ten runs of two planted costs
+#
+# --plants: a near-budget and a quadratic planted implementation
+# (tests/impls/planted_cost.py: 0.75 s and 300 s at 65,536 code points,
+# CPU time) each checked ten times, five quiet and five beside two busy
+# loops and a build; the verdict must be the same all ten times.
 #
 # Needs the adapters (bash adapters/install.sh) and a release build
 # (cargo build --release); writes each run's report to $OUT (default a
@@ -78,7 +84,7 @@ fi
 
 verdict() { # verdict REPORT STATUS: the exit status and the causes' keys, sorted
   printf 'exit %s; ' "$2"
-  grep -E '^  [0-9]+\. ' "$1" | sed -E 's/^  [0-9]+\. //' | sort | tr '\n' '|'
+  { grep -E '^  [0-9]+\. ' "$1" || true; } | sed -E 's/^  [0-9]+\. //' | sort | tr '\n' '|'
 }
 
 run() { # run GATE WAY: one check of GATE; prints its verdict
@@ -105,6 +111,31 @@ run() { # run GATE WAY: one check of GATE; prints its verdict
   esac
   verdict "$report" "$status"
 }
+
+if [[ ${gates[0]:-} == --plants ]]; then
+  echo "| planted cost | quiet (5 runs) | two busy loops and a build (5 runs) | same |"
+  echo "|---|---|---|---|"
+  moved=0
+  for seconds in 0.75 300; do
+    spec="pipe:python3 tests/impls/planted_cost.py $bin quadratic $seconds"
+    declare -a said=()
+    for k in 1 2 3 4 5 6 7 8 9 10; do
+      report="$out/plant-$seconds.$k.txt" status=0
+      ((k <= 5)) || { start_busy 2; start_build; }
+      "$bin" check --impl "$spec" --cases 20 --seed 1 --seconds 600 > "$report" 2>&1 || status=$?
+      ((k <= 5)) || { stop_busy; stop_build; }
+      said+=("$(verdict "$report" "$status")")
+    done
+    same=yes
+    for v in "${said[@]}"; do [[ $v == "${said[0]}" ]] || { same=NO; moved=1; }; done
+    tally() { printf '%s\n' "$@" | sed -E 's/;.*//' | sort | uniq -c | sed -E 's/^ *([0-9]+) (.*)/\2 x\1/' | paste -sd, -; }
+    echo "| quadratic, ${seconds} s at 65,536 | $(tally "${said[@]:0:5}") | $(tally "${said[@]:5:5}") | $same |"
+    if [[ $same == NO ]]; then printf '  %s\n' "${said[@]}" >&2; fi
+    unset said
+  done
+  echo "reports in $out" >&2
+  exit $moved
+fi
 
 how=${cgroup:+a cgroup quota of one core}
 echo "| gate | quiet | two busy loops | CPU share halved (${how:-one core shared with a busy loop}) | beside a build | same |"
