@@ -656,6 +656,22 @@ fn the_readme_is_at_most_400_lines() {
     );
 }
 
+/// The guide names the JSON report's layout version that the schema, and
+/// so every report, holds.
+#[test]
+fn the_guide_names_the_json_layout_of_the_schema() {
+    let schema: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(root().join("docs/report.schema.json")).unwrap())
+            .unwrap();
+    let version = &schema["$defs"]["report"]["properties"]["version"]["const"];
+    assert!(version.is_u64(), "{schema}");
+    let guide = fs::read_to_string(root().join("docs/checking.md")).unwrap();
+    assert!(
+        guide.contains(&format!("layout `version` {version},")),
+        "docs/checking.md does not name the JSON layout version {version}"
+    );
+}
+
 // The checks, shown to find what each is for.
 
 /// Every check of one small document, against this repository.

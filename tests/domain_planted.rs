@@ -206,13 +206,26 @@ fn an_undeclared_label_bound_is_a_cause_until_declared() {
         );
     }
     assert_first_reproducer_exits_1("label-bound", &report);
+    let json = std::env::temp_dir().join(format!("punycheck-bound-{}.json", std::process::id()));
     let (status, report) = check_with(
         "label-bound",
         URL,
         "300",
-        &["--max-label-code-points", "1000"],
+        &[
+            "--max-label-code-points",
+            "1000",
+            "--json",
+            json.to_str().unwrap(),
+        ],
     );
     assert_eq!(status, Some(0), "{report}");
+    // The JSON report's declaration holds the bound as declared.
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let _ = std::fs::remove_file(&json);
+    let limits = &written["declaration"]["name_limits"];
+    assert_eq!(limits["label_code_points"], 1000, "{written}");
+    assert!(limits["name_bytes"].is_null(), "{written}");
     let (status, report) = check_with("none", URL, "300", &["--max-label-code-points", "1001"]);
     assert_eq!(status, Some(1), "{report}");
     assert!(

@@ -140,8 +140,21 @@ struct Declaration {
     /// The Unicode version it declares (the `label` and `domain` codecs);
     /// `None`: the references' own.
     unicode_version: Option<String>,
+    /// Its own limits on labels and names (the `label` and `domain`
+    /// codecs), each `None` where it declares none.
+    name_limits: NameLimits,
     options: String,
     text: String,
+}
+
+/// A label's and a name's declared limits (`--max-label-code-points` and
+/// its kin).
+#[derive(Serialize)]
+struct NameLimits {
+    label_code_points: Option<usize>,
+    label_bytes: Option<usize>,
+    name_code_points: Option<usize>,
+    name_bytes: Option<usize>,
 }
 
 /// A question, as data and as text.
@@ -404,6 +417,12 @@ pub fn report(report: &CheckReport) -> String {
         max_encode: caps.max_encode_input,
         max_decode: caps.max_decode_input,
         unicode_version: caps.unicode_version.map(|v| v.to_string()),
+        name_limits: NameLimits {
+            label_code_points: caps.name_limits.label_code_points,
+            label_bytes: caps.name_limits.label_bytes,
+            name_code_points: caps.name_limits.name_code_points,
+            name_bytes: caps.name_limits.name_bytes,
+        },
         options: report.declared_options.trim().to_string(),
         text: report.declared.clone(),
     };

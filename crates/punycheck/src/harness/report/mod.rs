@@ -24,7 +24,7 @@ mod text;
 pub use json::setup_error_json;
 
 /// The version of the JSON report's layout (`docs/report.schema.json`).
-pub const VERSION: u32 = 6;
+pub const VERSION: u32 = 7;
 
 /// One vector's result in a check.
 #[derive(Clone, Debug)]
