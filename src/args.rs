@@ -324,8 +324,17 @@ pub(crate) struct SurveyArgs {
     #[arg(value_name = "GATE", conflicts_with = "compare")]
     pub(crate) gates: Vec<String>,
     /// The directory to write survey.json, survey.md and index.html into.
-    #[arg(long, value_name = "DIR", required_unless_present = "compare")]
+    #[arg(long, value_name = "DIR", required_unless_present_any = ["compare", "docs"])]
     pub(crate) out: Option<String>,
+    /// Rewrite the tables between `<!-- survey:begin NAME -->` and
+    /// `<!-- survey:end NAME -->` in these files (docs/findings.md) from
+    /// the gates' files and baselines instead, running no gate.
+    #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with_all = ["out", "jobs", "compare"])]
+    pub(crate) docs: Option<Vec<String>>,
+    /// With --docs: write nothing, and exit 1 when a file's tables are not
+    /// what the gates give (as `cargo fmt --check`).
+    #[arg(long, requires = "docs")]
+    pub(crate) check: bool,
     /// How many checks at once (default: the machine's cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub(crate) jobs: Option<u32>,

@@ -240,8 +240,9 @@ fn run(cli: Cli) -> ExitCode {
         Some(Command::Cost(args)) => commands::cost::run(&cost_settings(codec, args), out),
         Some(Command::List) => commands::listing::list(chosen, out),
         Some(Command::Bench(args)) => bench(args, out),
-        Some(Command::Survey(args)) => match args.compare.as_deref() {
-            Some([old, new]) => commands::survey::compare(old, new, out),
+        Some(Command::Survey(args)) => match (args.compare.as_deref(), &args.docs) {
+            (Some([old, new]), _) => commands::survey::compare(old, new, out),
+            (_, Some(files)) => commands::survey_docs::run(&args.gates, files, args.check, out),
             _ => commands::survey::run(
                 &commands::survey::SurveySettings {
                     gates: args.gates,

@@ -111,9 +111,146 @@ fn each_gate_has_the_status_its_check_gives_alone() {
             summaries(&report["causes"]),
             "{file}"
         );
+        // Every recorded cause not met has the line that shows it again.
+        for entry in gate["still_there"].as_array().unwrap() {
+            assert!(entry["reproduce"].is_string(), "{file}: {entry}");
+        }
+        // A gate that gives the status its baseline expects shows exactly
+        // its baseline's causes, met or not: what the docs' tables are
+        // written from without a run (`survey --docs`). Time's causes
+        // aside, as above.
+        if alone.status.success() {
+            assert_eq!(keys_shown(gate), keys_recorded(file), "{file}");
+        }
     }
     assert_eq!(json["status"], if all_expected { "pass" } else { "fail" });
     assert_eq!(survey().1, Some(if all_expected { 0 } else { 1 }));
+}
+
+type Key = (String, String, String, String);
+
+/// The keys of a survey gate's causes, found or recorded and not met,
+/// those of time left out.
+fn keys_shown(gate: &serde_json::Value) -> std::collections::BTreeSet<Key> {
+    let key = |c: &serde_json::Value| -> Key {
+        let field = |k: &str| c[k].as_str().unwrap().to_string();
+        (
+            field("direction"),
+            field("kind"),
+            field("reference"),
+            field("got"),
+        )
+    };
+    gate["causes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(gate["still_there"].as_array().unwrap())
+        .filter(|c| !matches!(c["kind"].as_str(), Some("slow" | "hang" | "memory")))
+        .map(key)
+        .collect()
+}
+
+/// The keys of the causes in a gate's baseline, those of time left out.
+fn keys_recorded(gate: &str) -> std::collections::BTreeSet<Key> {
+    let table: toml::Table = std::fs::read_to_string(root().join(gate))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let baseline = table["check"]["baseline"].as_str().unwrap();
+    let baseline: toml::Table = std::fs::read_to_string(root().join(baseline))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let field = |c: &toml::Value, k: &str| c[k].as_str().unwrap().to_string();
+    baseline
+        .get("cause")
+        .and_then(|c| c.as_array())
+        .into_iter()
+        .flatten()
+        .filter(|c| !matches!(c["kind"].as_str(), Some("slow" | "hang" | "memory")))
+        .map(|c| {
+            (
+                field(c, "direction"),
+                field(c, "kind"),
+                field(c, "reference"),
+                field(c, "got"),
+            )
+        })
+        .collect()
+}
+
+/// The docs' tables of real implementations (docs/findings.md) are what
+/// `survey --docs` writes from the gates' files and baselines, run without
+/// a gate: a gate added, a cause recorded or a note changed without
+/// writing them again fails here.
+#[test]
+fn the_docs_tables_are_what_the_gates_record() {
+    let run = Command::new(BIN)
+        .args(["survey", "--docs", "docs/findings.md", "--check"])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&run.stdout),
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let findings = std::fs::read_to_string(root().join("docs/findings.md")).unwrap();
+    for name in ["punycode", "label", "domain", "cost"] {
+        assert!(
+            findings.contains(&format!("<!-- survey:begin {name} -->")),
+            "docs/findings.md lacks the {name} table"
+        );
+    }
+    // Every gate is in its codec's table, by its baseline's link.
+    for entry in std::fs::read_dir(root().join("adapters/gates")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name.ends_with(".baseline.toml") {
+            assert!(
+                findings.contains(&format!("(../adapters/gates/{name})")),
+                "docs/findings.md's tables lack {name}"
+            );
+        }
+    }
+}
+
+/// A table that drifted is found by `--check` (exit 1) and written again
+/// without it; a marker that names no table is a setup error.
+#[test]
+fn survey_docs_rewrites_a_drifted_table() {
+    let dir = scratch("docs");
+    let file = dir.join("findings.md");
+    let stale =
+        "# t\n<!-- survey:begin punycode -->\n| stale |\n<!-- survey:end punycode -->\nkept\n";
+    std::fs::write(&file, stale).unwrap();
+    let docs = |extra: &[&str]| {
+        Command::new(BIN)
+            .args(["survey", GATES[0], "--docs"])
+            .arg(&file)
+            .args(extra)
+            .current_dir(root())
+            .output()
+            .unwrap()
+    };
+    let check = docs(&["--check"]);
+    let said = String::from_utf8_lossy(&check.stdout);
+    assert_eq!(check.status.code(), Some(1), "{said}");
+    assert!(said.contains("differ"), "{said}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), stale);
+    assert_eq!(docs(&[]).status.code(), Some(0));
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert!(!written.contains("| stale |") && written.ends_with("punycode -->\nkept\n"));
+    assert!(written.contains("cpython_codec.baseline.toml"), "{written}");
+    assert_eq!(docs(&["--check"]).status.code(), Some(0));
+    std::fs::write(
+        &file,
+        "<!-- survey:begin nothing -->\n<!-- survey:end nothing -->\n",
+    )
+    .unwrap();
+    assert_eq!(docs(&[]).status.code(), Some(2));
 }
 
 /// Every gate's implementation and every cause's reproduce line, as the
@@ -122,7 +259,8 @@ fn must_show(json: &serde_json::Value) -> Vec<String> {
     let mut wanted = Vec::new();
     for gate in json["gates"].as_array().unwrap() {
         wanted.push(gate["implementation"].as_str().unwrap().to_string());
-        for cause in gate["causes"].as_array().unwrap() {
+        let recorded = gate["still_there"].as_array().unwrap();
+        for cause in gate["causes"].as_array().unwrap().iter().chain(recorded) {
             wanted.push(cause["reproduce"].as_str().unwrap().to_string());
             if let Some(note) = cause["note"].as_str() {
                 wanted.push(note.to_string());
@@ -149,7 +287,8 @@ fn the_page_shows_every_cause_and_fetches_nothing() {
         assert!(page.contains(&escaped(&text)), "index.html lacks {text}");
     }
     for gate in json["gates"].as_array().unwrap() {
-        for cause in gate["causes"].as_array().unwrap() {
+        let recorded = gate["still_there"].as_array().unwrap();
+        for cause in gate["causes"].as_array().unwrap().iter().chain(recorded) {
             let line = cause["reproduce"].as_str().unwrap();
             assert!(md.contains(line), "survey.md lacks {line}");
         }

@@ -31,6 +31,7 @@ pub mod repro;
 pub mod rfc_wrapper;
 pub mod serve;
 pub mod survey;
+pub mod survey_docs;
 pub mod survey_page;
 
 pub use output::Output;

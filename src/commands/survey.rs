@@ -16,7 +16,7 @@
 //!
 //! # Size
 //!
-//! About 930 lines, 40 of them tests: running the gates, reading their
+//! About 960 lines, 40 of them tests: running the gates, reading their
 //! reports and baselines into one model, mapping causes to rule areas,
 //! survey.md and the comparison of two surveys share that model; the page
 //! itself is [`super::survey_page`].
@@ -34,7 +34,7 @@ use punycheck::engines::process;
 use punycheck::harness::baseline::Baseline;
 
 /// The layout version of `survey.json`; it changes whenever a field does.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// The directory whose gates a survey runs when none is named.
 pub const GATES_DIR: &str = "adapters/gates";
@@ -191,6 +191,9 @@ pub struct Gate {
     pub rules: String,
     /// The declaration as the check used it, in words; null when not run.
     pub declaration: Option<String>,
+    /// The declaration as the gate file gives it, as options
+    /// (`--domain unicode --errors kinds`), empty for none.
+    pub options: String,
     /// The Unicode version the implementation declares, null for the
     /// references' own.
     pub unicode_version: Option<String>,
@@ -269,6 +272,9 @@ pub struct Recorded {
     pub area: String,
     /// Narrowed: the witnesses that now pass; else empty.
     pub passing: Vec<String>,
+    /// The command that shows it again, from its recorded reproducer (null
+    /// for an entry that records none).
+    pub reproduce: Option<String>,
     /// The baseline's note, if any.
     pub note: Option<String>,
 }
@@ -301,7 +307,7 @@ pub struct SurveySettings {
 }
 
 /// Every gate file of `dir` that is not a baseline, by name.
-fn default_gates(dir: &str) -> Result<Vec<String>, Stop> {
+pub(super) fn default_gates(dir: &str) -> Result<Vec<String>, Stop> {
     let entries = std::fs::read_dir(dir).map_err(|e| {
         Stop::Setup(format!(
             "no gates named, and {dir} cannot be read ({e}): run from the project's root or name the gate files"
@@ -575,9 +581,10 @@ fn text(value: &Value, key: &str) -> String {
         .to_string()
 }
 
-/// Runs one gate as `check --config` runs it, its JSON report to `json`,
-/// and reads what it found.
-fn run_gate(path: &str, json: &Path) -> Gate {
+/// What a gate file says before its check runs: a gate `not-run`, with
+/// its name, implementation, rules and declaration; its baseline; and the
+/// codec it names (`punycode` when it names none).
+pub(super) fn gate_of_file(path: &str) -> (Gate, Option<Baseline>, String) {
     let name = Path::new(path)
         .file_stem()
         .map_or(path.to_string(), |s| s.to_string_lossy().into_owned());
@@ -590,7 +597,10 @@ fn run_gate(path: &str, json: &Path) -> Gate {
         .and_then(|s| s.as_str())
         .unwrap_or_default()
         .to_string();
-    let mut gate = Gate {
+    let options = crate::config::Config::parse(path, &source)
+        .map(|c| c.implementation.declaration().options().trim().to_string())
+        .unwrap_or_default();
+    let gate = Gate {
         gate: path.to_string(),
         name,
         about: about(&source),
@@ -598,6 +608,7 @@ fn run_gate(path: &str, json: &Path) -> Gate {
         codec: None,
         rules,
         declaration: None,
+        options,
         unicode_version: unicode_from_file,
         status: "not-run".into(),
         exit: None,
@@ -612,6 +623,19 @@ fn run_gate(path: &str, json: &Path) -> Gate {
         cells: BTreeMap::new(),
         cost: Vec::new(),
     };
+    let codec = table
+        .get("check")
+        .and_then(|c| c.get("codec"))
+        .and_then(|c| c.as_str())
+        .unwrap_or("punycode")
+        .to_string();
+    (gate, baseline_of(&table), codec)
+}
+
+/// Runs one gate as `check --config` runs it, its JSON report to `json`,
+/// and reads what it found.
+fn run_gate(path: &str, json: &Path) -> Gate {
+    let (mut gate, baseline, _) = gate_of_file(path);
     let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("punycheck"));
     let (stdout, stderr) = (json.with_extension("out"), json.with_extension("err"));
     let files =
@@ -670,7 +694,6 @@ fn run_gate(path: &str, json: &Path) -> Gate {
         gate.unicode_version = Some(v.into());
     }
     gate.seconds = report["seconds"].as_f64().unwrap_or_default();
-    let baseline = baseline_of(&table);
     for cause in report["causes"].as_array().into_iter().flatten() {
         let (direction, kind) = (text(cause, "direction"), text(cause, "kind"));
         let (reference, got) = (text(cause, "reference"), text(cause, "got"));
@@ -708,6 +731,7 @@ fn run_gate(path: &str, json: &Path) -> Gate {
                 .flatten()
                 .filter_map(|v| v.as_str().map(String::from))
                 .collect(),
+            reproduce: entry["reproduce"].as_str().map(String::from),
             note: note_of(baseline.as_ref(), &direction, &kind, &reference, &got),
             direction,
             kind,
@@ -766,7 +790,7 @@ fn run_gate(path: &str, json: &Path) -> Gate {
 /// record, or a recorded one gone or narrowed, is; else `known` where a
 /// recorded cause is; else `declared` where a declared class explained a
 /// difference; else `pass`. Every cell of a gate not run is `not-run`.
-fn finish(mut gate: Gate) -> Gate {
+pub(super) fn finish(mut gate: Gate) -> Gate {
     let declared = std::mem::take(&mut gate.cells);
     for (area, _) in AREAS {
         let cell = if gate.status == "not-run" {

@@ -145,8 +145,24 @@ pub fn markdown(survey: &Survey) -> String {
                     entry.reference,
                     entry.got
                 );
+                if let Some(line) = &entry.reproduce {
+                    let _ = writeln!(md, "  - reproduce: `{line}`");
+                }
+                if let Some(note) = &entry.note {
+                    let _ = writeln!(md, "  - note: {}", note.replace('\n', " "));
+                }
             }
         }
+    }
+    let _ = writeln!(
+        md,
+        "\n## The docs' tables\n\nWhat `punycheck survey --docs FILE` writes between \
+`<!-- survey:begin NAME -->` and `<!-- survey:end NAME -->`, here from this run \
+(links from the project's root); a run in which every gate gives the status its \
+baseline expects gives the same tables."
+    );
+    for (name, table) in super::survey_docs::tables(survey, "") {
+        let _ = writeln!(md, "\n### {name}\n\n{table}");
     }
     md
 }
@@ -398,6 +414,9 @@ implementation <code>{}</code>; <span class=\"status-{}\">{}</span></p>\n",
                     format!(": now passing {}", esc(&entry.passing.join(", ")))
                 }
             );
+            if let Some(line) = &entry.reproduce {
+                let _ = write!(h, "<pre>{}</pre>", esc(line));
+            }
             if let Some(note) = &entry.note {
                 let _ = write!(h, "<div class=\"note\">{}</div>", esc(note));
             }

@@ -375,6 +375,8 @@ struct BaselineEntry {
     kind: String,
     reference: String,
     got: String,
+    /// The command that shows it again, from its recorded reproducer.
+    reproduce: Option<String>,
 }
 
 fn kebab<T: Serialize>(value: &T) -> String {
@@ -524,6 +526,7 @@ pub fn report(report: &CheckReport) -> String {
         kind: kebab(&e.kind),
         reference: e.reference.clone(),
         got: e.got.clone(),
+        reproduce: report.repro_of_entry(e),
     };
     let json = Report {
         version: VERSION,

@@ -309,21 +309,7 @@ impl CheckReport {
     /// cause is there.
     pub fn repro_command(&self, cause: &Cause) -> String {
         if cause.key.kind == Kind::Slow {
-            // Its family at its size, judged again by the probe's rule.
-            let bounds = self
-                .cost
-                .as_ref()
-                .map_or_else(cost::Bounds::default, |c| c.bounds);
-            let question = match cause.key.direction {
-                "encode" => format!("--encode '{}' --no-flags", cause.input),
-                _ => format!("--decode-of '{}'", cause.input),
-            };
-            return format!(
-                "{} {question} --slower-than {} --cost-max {}",
-                self.repro_prefix,
-                bounds.budget.as_secs_f64(),
-                bounds.max
-            );
+            return self.slow_repro(cause.key.direction, &cause.input);
         }
         // Entry points that disagree: the one that answered otherwise is
         // asked beside it, and repro exits 1 while they disagree.
@@ -337,6 +323,45 @@ impl CheckReport {
             self.repro_prefix,
             self.question_args(&cause.request)
         )
+    }
+
+    /// The command that judges a slow cause again: its family at its size
+    /// (`distinct-ascending:512`), by the probe's rule.
+    fn slow_repro(&self, direction: &str, input: &str) -> String {
+        let bounds = self
+            .cost
+            .as_ref()
+            .map_or_else(cost::Bounds::default, |c| c.bounds);
+        let question = match direction {
+            "encode" => format!("--encode '{input}' --no-flags"),
+            _ => format!("--decode-of '{input}'"),
+        };
+        format!(
+            "{} {question} --slower-than {} --cost-max {}",
+            self.repro_prefix,
+            bounds.budget.as_secs_f64(),
+            bounds.max
+        )
+    }
+
+    /// The command that shows a baseline's recorded cause again, built from
+    /// its recorded reproducer as [`Self::repro_command`] builds a found
+    /// cause's (exit status 1 while it is there); `None` for an entry that
+    /// records no reproducer. An `entry-points` cause's line asks the
+    /// question of the implementation alone, as the baseline records no
+    /// entry point.
+    pub fn repro_of_entry(&self, entry: &crate::harness::baseline::Entry) -> Option<String> {
+        if entry.kind == Kind::Slow {
+            let input = entry.encode.as_ref().or(entry.decode_of.as_ref())?;
+            return Some(self.slow_repro(&entry.direction, input));
+        }
+        let request = entry.request().ok()?;
+        let property = if entry.property { " --properties" } else { "" };
+        Some(format!(
+            "{} {}{property}",
+            self.repro_prefix,
+            self.question_args(&request)
+        ))
     }
 
     /// The verdict line: `CONFORMING` only when no cause was found at all;
