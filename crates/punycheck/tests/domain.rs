@@ -237,6 +237,47 @@ fn a_separator_not_taken_breaks_the_equivalent_spellings() {
     );
 }
 
+/// Found by the `domain_diff_icu` fuzz target (five minutes, 2026-11-29):
+/// ICU keeps the root label of `127\u{3002}\u{AD}` (`127.`, its declared
+/// `root-label`) and refuses `127.\u{AD}` (UIDNA_ERROR_EMPTY_LABEL, as the
+/// reference refuses both under VerifyDnsLength): uts46.cpp's ASCII fast
+/// path hands the last label alone to `processUnicode`, whose
+/// `0==labelStart` test takes the label that mapping empties for an empty
+/// name. Each answer is the reference's or the declared divergence, so
+/// the two spellings parting is that divergence, not a new cause; a wrong
+/// answer to one spelling stays one (the test above).
+#[cfg(feature = "icu")]
+#[test]
+fn a_declared_divergence_met_by_one_spelling_only_is_that_divergence() {
+    use punycheck::engines::IcuDomain;
+    use punycheck::harness::properties::check_all;
+    let profile = LabelProfile {
+        rules: LabelRules::Uts46,
+        switches: punycheck::label::Switches::STRICT,
+    };
+    let engine = IcuDomain { profile };
+    let spelled = |text: &str| Request::Encode {
+        code_points: text.chars().map(u32::from).collect(),
+        flags: None,
+    };
+    let ideographic = spelled("127\u{3002}\u{AD}");
+    let full_stop = spelled("127.\u{AD}");
+    // ICU as found: the two spellings answered apart.
+    let first = ask(&engine, &ideographic);
+    let second = ask(&engine, &full_stop);
+    assert_eq!(first, Ok(Expected::Encoded(b"127.".to_vec())));
+    assert!(second.is_err(), "{second:?}");
+    // The reference refuses both (the root label under VerifyDnsLength).
+    for request in [&ideographic, &full_stop] {
+        let reference = punycheck::harness::compare::reference_for(engine.codec(), request);
+        assert!(
+            matches!(reference, Some(Expected::Error(_))),
+            "{reference:?}"
+        );
+    }
+    assert_eq!(check_all(&engine, &ideographic, &first, false), None);
+}
+
 #[test]
 fn the_reference_checked_in_process_is_not_reported() {
     use punycheck::harness::check::{CheckSettings, check};
