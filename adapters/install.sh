@@ -131,8 +131,9 @@ for cmd in "node $here/label/node_url.js" "python3 $here/label/cpython_idna.py" 
 done
 
 # The domain codec's adapters (adapters/domain/, pipe: programs): Node's and
-# tr46, the PyPI idna package, CPython's idna codec, Go's x/net/idna and the
-# idna crate 1.1.0 on whole names; each encodes b\u00fccher.de.
+# tr46, the PyPI idna package, CPython's idna codec, Go's x/net/idna, the
+# idna crate 1.1.0, Perl's Net::IDN::Encode and Ruby's Addressable (their
+# Debian packages, above) on whole names; each encodes b\u00fccher.de.
 if newer "$build/domain-go-idna" "$here"/domain/go_idna/*; then
   echo "install.sh: go build adapters/domain/go_idna"
   (cd "$here/domain/go_idna" && GO111MODULE=off GOPATH=/usr/share/gocode GOCACHE="$build/gocache" GOFLAGS= \
@@ -148,7 +149,8 @@ for cmd in "node $here/domain/node_domain.js node-url" "node $here/domain/node_d
            "node $here/domain/node_domain.js whatwg-url" "node $here/domain/node_domain.js whatwg-url-16" \
            "python3 $here/domain/python_idna.py idna2008" \
            "python3 $here/domain/cpython_idna.py" "$build/domain-go-idna lookup" "$build/domain-go-idna display" \
-           "$build/domain-idna-1.1.0 url" "$build/domain-idna-1.1.0 strict"; do
+           "$build/domain-idna-1.1.0 url" "$build/domain-idna-1.1.0 strict" \
+           "perl $here/domain/perl_idn_encode.pl xs" "perl $here/domain/perl_idn_encode.pl pp" "ruby $here/domain/addressable.rb"; do
   got=$(echo 'encode u+0062 u+00FC u+0063 u+0068 u+0065 u+0072 u+002E u+0064 u+0065' | $cmd) \
     || { echo "install.sh: $cmd does not run" >&2; exit 1; }
   [[ $got == 'ok xn--bcher-kva.de' ]] || { echo "install.sh: $cmd encodes bücher.de as '$got'" >&2; exit 1; }
@@ -160,4 +162,4 @@ while IFS=$'\t' read -r spec what; do
   got=$(echo 'u+0061 u+00E9' | $cmd -e) || { echo "install.sh: $what ($cmd) does not run" >&2; exit 1; }
   [[ $got == a-bga ]] || { echo "install.sh: $what ($cmd) encodes a, e-acute as '$got', not 'a-bga'" >&2; exit 1; }
 done < <(list)
-echo "install.sh: 13 adapters ready (bash adapters/install.sh --list), 6 label adapters and 9 domain adapters"
+echo "install.sh: 13 adapters ready (bash adapters/install.sh --list), 6 label adapters and 11 domain adapters"

@@ -338,4 +338,6 @@ gates! {
     domain_go_display: false,
     domain_idna_1_1_0: false,
     domain_idna_1_1_0_strict: false,
+    domain_perl_idn_encode: false,
+    domain_ruby_addressable: false,
 }

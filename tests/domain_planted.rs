@@ -274,3 +274,34 @@ fn a_baseline_does_not_hide_a_new_wrong_output() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Without a baseline, a wrong output of several rules is still one cause
+/// (one key), but the report gives each rule its shortest question as a
+/// reproducer of its own: Net::IDN::Encode's `S` for `S` and the planted
+/// `XN--` regression are both shown, each reproducing (issue 38: the
+/// newcomer's Addressable `ü` U+007F, left unencoded, sat under U+00A0's
+/// `xn-- -` with no line of its own).
+#[test]
+fn each_rule_of_a_wrong_output_has_a_reproducer() {
+    let (status, report) = check_with("ascii-case-kept+xn-upper-z", &[], "300", &[]);
+    assert_eq!(status, Some(1), "{report}");
+    assert!(report.contains("by rule ("), "{report}");
+    let lines: Vec<&str> = report.lines().map(str::trim).collect();
+    for rule in [
+        "an LDH label: ASCII letters not lowercased: reproduce: punycheck ",
+        "an A-label: the ACE prefix's case: reproduce: punycheck ",
+    ] {
+        let repro = lines
+            .iter()
+            .find_map(|l| l.strip_prefix(rule))
+            .unwrap_or_else(|| panic!("no line for {rule:?}:\n{report}"));
+        let words = shell_words::split(repro).unwrap();
+        let again = punycheck(&words.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(
+            again.status.code(),
+            Some(1),
+            "{rule}{repro}\n{}",
+            String::from_utf8_lossy(&again.stdout)
+        );
+    }
+}

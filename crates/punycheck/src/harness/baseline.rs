@@ -576,6 +576,7 @@ mod tests {
             confirmation: super::super::causes::Confirmation::Confirmed,
             request,
             explanations: Vec::new(),
+            by_rule: Vec::new(),
             beside: None,
             entry_point: None,
         }

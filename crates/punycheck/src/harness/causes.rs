@@ -615,6 +615,13 @@ pub struct Cause {
     /// ([`super::witness::explain`]), each once, sorted: what a baseline
     /// records of it.
     pub explanations: Vec<String>,
+    /// Each explanation with the shortest question that showed it, as
+    /// seen (not minimized): a wrong output of several rules is several
+    /// defects under one key, and each gets a reproducer of its own in the
+    /// report (Addressable's `ü` U+007F left unencoded beside its U+00A0
+    /// encoded as `xn-- -`).
+    #[serde(skip)]
+    pub by_rule: Vec<(String, Request)>,
     /// Why it is new although a baseline records its class: set only on a
     /// cause split from a known one ([`Collector::witnessed`]).
     pub beside: Option<String>,
@@ -1328,6 +1335,10 @@ fn resolve_one(
         request,
         detail,
         confirmation,
+        by_rule: explained
+            .iter()
+            .map(|(e, seen)| (e.clone(), seen.shortest.clone()))
+            .collect(),
         explanations: explained.into_keys().collect(),
         beside: None,
         entry_point,

@@ -786,6 +786,7 @@ mod tests {
             confirmation: causes::Confirmation::Confirmed,
             request,
             explanations: Vec::new(),
+            by_rule: Vec::new(),
             beside: None,
             entry_point: None,
         };

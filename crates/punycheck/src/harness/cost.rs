@@ -742,6 +742,7 @@ impl Slow {
             confirmation: Confirmation::Confirmed,
             request: self.request.clone(),
             explanations: Vec::new(),
+            by_rule: Vec::new(),
             beside: None,
             entry_point: None,
         }

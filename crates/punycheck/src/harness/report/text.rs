@@ -3,7 +3,7 @@
 //! line last.
 
 use super::{CheckReport, CostReport, plural};
-use crate::harness::causes::{Cause, Confirmation};
+use crate::harness::causes::{Cause, Confirmation, Kind};
 use crate::harness::classes::Class;
 use crate::harness::cost;
 use std::fmt::Write as _;
@@ -233,6 +233,28 @@ impl CheckReport {
         // input above is the question to ask the function again.
         if !self.repro_prefix.is_empty() {
             let _ = writeln!(out, "     reproduce: {}", self.repro_command(cause));
+            // A new wrong output departing from the reference by several
+            // rules is several defects under one key: each rule's shortest
+            // question is a reproducer of its own.
+            if known.is_empty() && cause.key.kind == Kind::WrongOutput && cause.by_rule.len() > 1 {
+                let _ = writeln!(
+                    out,
+                    "     by rule ({}), each its shortest question:",
+                    cause.by_rule.len()
+                );
+                for (rule, request) in &cause.by_rule {
+                    let rule = if rule.is_empty() {
+                        "the class alone"
+                    } else {
+                        rule
+                    };
+                    let _ = writeln!(
+                        out,
+                        "       {rule}: reproduce: {}",
+                        self.repro_of_request(request)
+                    );
+                }
+            }
         }
         match &cause.confirmation {
             Confirmation::Confirmed => {}
