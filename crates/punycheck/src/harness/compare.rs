@@ -225,9 +225,14 @@ pub fn evaluate(
 /// a code point assigned after the Unicode version the implementation
 /// declares (in its text, inside one of its A-labels, or in either
 /// answer): answered by another Unicode, so classified
-/// (`unicode-version`), not a finding. Not an answer where the reference
-/// refuses: a code point its version lacks is disallowed there, so that is
-/// no reason to accept.
+/// (`unicode-version`), not a finding. An answer where the reference
+/// refuses is explained only by a mapping that changed after the declared
+/// version: a code point its version lacks is disallowed there, so that
+/// is no reason to accept, but an older mapping can make a label valid
+/// that the newer makes invalid (U+1E9E was `ss` before 15.1, so `Xn--`
+/// and a Punycode run ending in U+1E9E was an A-label of ASCII, which the
+/// newer `ß` makes an `xn--` label holding non-ASCII: found by the
+/// `domain_diff_icu` fuzz target on ICU 72).
 fn newer_than_declared(
     caps: &Capabilities,
     codec: Codec,
@@ -237,9 +242,7 @@ fn newer_than_declared(
 ) -> Option<Verdict> {
     let declared = caps.unicode_version?;
     codec.label_profile()?;
-    if matches!(reference, Expected::Error(_)) && !is_refusal(got) {
-        return None;
-    }
+    let accepts_a_refusal = matches!(reference, Expected::Error(_)) && !is_refusal(got);
     let mut code_points = question_code_points(request);
     for answer in [Some(reference), got.as_ref().ok()].into_iter().flatten() {
         match answer {
@@ -248,7 +251,7 @@ fn newer_than_declared(
             Expected::Error(_) => {}
         }
     }
-    let detail = version_explains(&code_points, declared)?;
+    let detail = version_explains(&code_points, declared, accepts_a_refusal)?;
     Some(Verdict::Divergence {
         class: Class::UnicodeVersion,
         detail,
@@ -256,9 +259,14 @@ fn newer_than_declared(
 }
 
 /// Why the declared `declared` explains a difference on `code_points`: the
-/// first of them whose UTS #46 mapping changed after it, else the first
-/// assigned after it; `None` when neither is there.
-fn version_explains(code_points: &[u32], declared: UnicodeVersion) -> Option<String> {
+/// first of them whose UTS #46 mapping changed after it, else (unless
+/// `remapped_only`) the first assigned after it; `None` when neither is
+/// there.
+fn version_explains(
+    code_points: &[u32],
+    declared: UnicodeVersion,
+    remapped_only: bool,
+) -> Option<String> {
     let reference = crate::unicode::REFERENCE;
     if let Some((cp, change)) =
         crate::unicode::first_remapped_after(code_points.iter().copied(), declared)
@@ -268,6 +276,9 @@ fn version_explains(code_points: &[u32], declared: UnicodeVersion) -> Option<Str
              declares (the references' data is Unicode {reference})",
             change.since
         ));
+    }
+    if remapped_only {
+        return None;
     }
     let cp = crate::unicode::first_assigned_after(code_points.iter().copied(), declared)?;
     let age = crate::unicode::age(cp)?;
@@ -742,6 +753,54 @@ mod tests {
         assert!(!beyond_declared_version(&caps, &decode("b\u{FC}cher.de")));
         // Without a declaration, nothing is explained.
         assert!(!beyond_declared_version(&CleanRoom.capabilities(), &encode));
+    }
+
+    /// The `domain_diff_icu` fuzz target's `Xn--a-` + 52 `p` + `n` U+1E9E
+    /// on ICU 72 (Unicode 15.0): its mapping to `ss` makes an A-label of
+    /// ASCII, which it encodes; the reference's (15.1 and later) `ß` makes
+    /// an `xn--` label holding non-ASCII (UTS #46 section 4, step 4), which
+    /// it refuses. Accepting what the reference refuses is explained by a
+    /// mapping changed after the declared version, never by a code point
+    /// assigned after it (U+1351D, 16.0, is disallowed in 15.0).
+    #[test]
+    fn an_older_mapping_explains_an_acceptance_and_a_newer_code_point_does_not() {
+        let profile = crate::label::LabelProfile {
+            rules: crate::label::LabelRules::Uts46,
+            switches: crate::label::Switches::STRICT,
+        };
+        let codec = Codec::Domain(profile);
+        let caps = Capabilities {
+            unicode_version: Some("15.0".parse().unwrap()),
+            ..CleanRoom.capabilities()
+        };
+        let encode = |text: &str| Request::Encode {
+            code_points: text.chars().map(u32::from).collect(),
+            flags: None,
+        };
+        let refused = Expected::Error(ErrorKind::BadInput);
+        let sharp = format!("Xn--a-{}n\u{1E9E}", "p".repeat(52));
+        let got = Ok(Expected::Encoded(
+            format!("xn--a-{}nss", "p".repeat(52)).into_bytes(),
+        ));
+        assert!(matches!(
+            evaluate(&caps, codec, &encode(&sharp), &refused, &got, true),
+            Verdict::Divergence {
+                class: Class::UnicodeVersion,
+                ..
+            }
+        ));
+        let newer = Ok(Expected::Encoded(b"a.xn--aa-4q7q".to_vec()));
+        assert!(matches!(
+            evaluate(
+                &caps,
+                codec,
+                &encode("a.\u{1351D}aa"),
+                &refused,
+                &newer,
+                true
+            ),
+            Verdict::Nonconformance(_)
+        ));
     }
 
     fn declared(domain: CodePointDomain) -> Capabilities {
