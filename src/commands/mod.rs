@@ -32,6 +32,7 @@ pub mod rfc_wrapper;
 pub mod serve;
 pub mod survey;
 pub mod survey_docs;
+pub mod survey_model;
 pub mod survey_page;
 
 pub use output::Output;

@@ -14,7 +14,7 @@
 use std::fmt::Write;
 use std::path::Path;
 
-use super::survey::{AREAS, GATES_DIR, Gate, Recorded, Survey};
+use super::survey_model::{AREAS, GATES_DIR, Gate, Recorded, Survey};
 use super::{Outcome, Output, Status, Stop};
 
 /// The tables, by the name their markers give: which codec's gates each
@@ -38,7 +38,7 @@ pub fn recorded(gates: &[String]) -> Survey {
     let gates = gates
         .iter()
         .map(|path| {
-            let (mut gate, baseline, codec) = super::survey::gate_of_file(path);
+            let (mut gate, baseline, codec) = super::survey_model::gate_of_file(path);
             gate.status = "conforming".into();
             gate.exit = Some(0);
             gate.expected = true;
@@ -51,7 +51,7 @@ pub fn recorded(gates: &[String]) -> Survey {
                         .and_then(|v| v.as_str().map(String::from))
                         .unwrap_or_default();
                     Recorded {
-                        area: super::survey::area_of(&codec, &kind, &e.reference).into(),
+                        area: super::survey_model::area_of(&codec, &kind, &e.reference).into(),
                         direction: e.direction.clone(),
                         kind,
                         reference: e.reference.clone(),
@@ -63,11 +63,11 @@ pub fn recorded(gates: &[String]) -> Survey {
                 })
                 .collect();
             gate.codec = Some(codec);
-            super::survey::finish(gate)
+            super::survey_model::finish(gate)
         })
         .collect();
     Survey {
-        version: super::survey::VERSION,
+        version: super::survey_model::VERSION,
         punycheck: env!("CARGO_PKG_VERSION").into(),
         started: String::new(),
         seconds: 0.0,
@@ -422,7 +422,7 @@ fn base_of(file: &str) -> String {
 /// differ; 2 when a gate or a file does not read or a marker is wrong.
 pub fn run(gates: &[String], files: &[String], check: bool, out: &mut Output) -> Outcome {
     let gates = if gates.is_empty() {
-        super::survey::default_gates(GATES_DIR)?
+        super::survey_model::default_gates(GATES_DIR)?
     } else {
         gates.to_vec()
     };

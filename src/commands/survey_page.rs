@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::survey::{AREAS, Gate, Survey};
+use super::survey_model::{AREAS, Gate, Survey};
 
 /// A cell's mark in Markdown, and its word in the legend.
 fn mark(cell: &str) -> &'static str {
