@@ -57,7 +57,6 @@ use super::runner::{self, Expectations, Outcome};
 use super::vectors::Case;
 use crate::engines::declaration::describe;
 use crate::engines::{Engine, process};
-use crate::vocabulary::Request;
 
 /// How a check runs.
 #[derive(Clone, Debug)]
@@ -221,14 +220,6 @@ const MOST_HANGS: usize = 3;
 /// Why a vector did not run: Ctrl-C or SIGTERM ended the check first.
 const INTERRUPTED: &str = "the check was interrupted (Ctrl-C or SIGTERM) first";
 
-/// How many code points or bytes `request` holds.
-fn request_size(request: &Request) -> usize {
-    match request {
-        Request::Encode { code_points, .. } => code_points.len(),
-        Request::Decode(bytes) => bytes.len(),
-    }
-}
-
 /// The cases taken in turn from each file (the first of every file, then
 /// the second, ...), so that a check cut short by its time has asked
 /// something of every topic rather than everything of the first files.
@@ -276,7 +267,7 @@ pub fn run(
         .partition(|c| super::compare::askable(engine, &runner::request_of(c)));
     let (rest, curated): (Vec<Case>, Vec<Case>) = asked
         .into_iter()
-        .partition(|c| c.file == DERIVED && request_size(&runner::request_of(c)) > SHORT);
+        .partition(|c| c.file == DERIVED && causes::request_len(&runner::request_of(c)) > SHORT);
     let (samples, edges): (Vec<Case>, Vec<Case>) =
         curated.into_iter().partition(|c| c.file == SAMPLES);
     let sweep_from = probe_cases.len() + outside.len() + edges.len() + samples.len() + rest.len();

@@ -1139,10 +1139,7 @@ const RFC_C_YARDSTICK_MAX: usize = 16_384;
 /// reference's (only up to [`RFC_C_YARDSTICK_MAX`]) and the clean-room
 /// code's; for the label codec, its reference's under the same profile.
 pub fn yardsticks(codec: Codec, request: &Request) -> Vec<(&'static str, f64)> {
-    let len = match request {
-        Request::Encode { code_points, .. } => code_points.len(),
-        Request::Decode(bytes) => bytes.len(),
-    };
+    let len = causes::request_len(request);
     let label_ref;
     let refs: Vec<(&'static str, &dyn Engine)> = match codec.label_profile() {
         Some(profile) => {
