@@ -254,7 +254,7 @@ fn a_baseline_does_not_hide_a_new_wrong_output() {
     );
     let recorded = std::fs::read_to_string(&baseline).unwrap_or_else(|e| panic!("{e}\n{report}"));
     assert!(
-        recorded.contains("an LDH label: ASCII letters not lowercased"),
+        recorded.contains("an LDH label: ASCII letters not lowercased, kept from the question"),
         "{recorded}"
     );
     let (status, report) = check_with("ascii-case-kept", &[], "300", &["--baseline", &baseline]);
@@ -268,7 +268,7 @@ fn a_baseline_does_not_hide_a_new_wrong_output() {
     assert_eq!(status, Some(1), "{report}");
     assert!(
         report.contains(
-            "NEW: new beside a known cause of the same class: an A-label: the ACE prefix's case"
+            "NEW: new beside a known cause of the same class: an A-label: the ACE prefix's case, not in the question"
         ),
         "{report}"
     );
@@ -288,8 +288,8 @@ fn each_rule_of_a_wrong_output_has_a_reproducer() {
     assert!(report.contains("by rule ("), "{report}");
     let lines: Vec<&str> = report.lines().map(str::trim).collect();
     for rule in [
-        "an LDH label: ASCII letters not lowercased: reproduce: punycheck ",
-        "an A-label: the ACE prefix's case: reproduce: punycheck ",
+        "an LDH label: ASCII letters not lowercased, kept from the question: reproduce: punycheck ",
+        "an A-label: the ACE prefix's case, not in the question: reproduce: punycheck ",
     ] {
         let repro = lines
             .iter()

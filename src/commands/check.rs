@@ -24,6 +24,7 @@ use punycheck::harness::regressions;
 use punycheck::harness::report::CheckReport;
 use punycheck::harness::runner::{self, BUILTIN_EXPECTATIONS, Expectations};
 use punycheck::harness::vectors::{self, Case};
+use punycheck::harness::witness;
 
 /// Where the reports go.
 #[derive(Clone, Debug)]
@@ -249,11 +250,25 @@ fn write_baseline(path: &str, report: &CheckReport) -> Result<(), String> {
         .and_then(|text| Baseline::parse(&text).ok())
     {
         for entry in &mut baseline.cause {
-            if let Some(kept) = old
+            // The note of the cause of the same key and witness (two
+            // refusals that minimize apart are two causes of one key),
+            // else of the same key.
+            let noted = |o: &&baseline::Entry| {
+                o.key().is_some() && o.key() == entry.key() && !o.note.is_empty()
+            };
+            let same_witness = |o: &&baseline::Entry| {
+                let (Some(was), Some(now)) = (&o.explained, &entry.explained) else {
+                    return false;
+                };
+                now.iter().any(|w| witness::covers(was, w))
+            };
+            let kept = old
                 .cause
                 .iter()
-                .find(|o| o.key().is_some() && o.key() == entry.key() && !o.note.is_empty())
-            {
+                .filter(noted)
+                .find(same_witness)
+                .or_else(|| old.cause.iter().find(noted));
+            if let Some(kept) = kept {
                 entry.note = kept.note.clone();
             }
         }
@@ -406,6 +421,7 @@ fn prepare(
         declared_options: declared.declaration().options(),
         baseline,
         cost,
+        recording: check.write_baseline.is_some(),
     };
     Ok((Setup { codec, settings }, engine, cases, expectations))
 }

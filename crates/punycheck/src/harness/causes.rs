@@ -47,6 +47,8 @@ use crate::punycode::{self, BadInputReason};
 use crate::vocabulary::excerpt::without_lengths;
 use crate::vocabulary::{Expected, Request, excerpt};
 
+mod refusals;
+
 /// What kind of nonconformance, most severe first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -646,6 +648,14 @@ struct Group {
     /// The entry point that answered otherwise, for a cause of entry
     /// points.
     entry_point: Option<String>,
+    /// For a refusal of valid input, the refusals to minimize
+    /// ([`refusals`]).
+    samples: Vec<refusals::Sample>,
+    /// How many refusals no named question asked, by length class.
+    classes: BTreeMap<u32, u64>,
+    /// Its reproducer, when it is minimized already (a refusal split by
+    /// its minimized question).
+    minimized: Option<Request>,
 }
 
 /// The observations of one explanation in a group.
@@ -687,6 +697,9 @@ pub struct Collector {
     /// The witnesses of the accepted keys that a baseline records them
     /// with: an observation outside them is a new cause.
     witnesses: BTreeMap<Key, Witnessed>,
+    /// Whether the run records a baseline: its refusals are minimized
+    /// more widely ([`refusals`]), so that the gate's are among them.
+    recording: bool,
 }
 
 impl Collector {
@@ -713,6 +726,14 @@ impl Collector {
         self
     }
 
+    /// The same collector, for a run that records a baseline: every
+    /// refusal that was the shortest of its length class is minimized,
+    /// not only the last ([`refusals`]).
+    pub fn recording(mut self, recording: bool) -> Self {
+        self.recording = recording;
+        self
+    }
+
     /// Records one nonconformance or property violation: `vector` names
     /// the vector (or small case) it came from, if any.
     pub fn observe(
@@ -723,7 +744,7 @@ impl Collector {
         property: Option<Property>,
         vector: Option<&str>,
     ) {
-        self.record(key, request, detail, property, vector, None);
+        self.record(key, request, detail, property, vector, None, None);
     }
 
     /// Records one nonconformance whose answer was `answer`: a wrong
@@ -737,9 +758,19 @@ impl Collector {
         detail: &str,
         vector: Option<&str>,
     ) {
-        self.record(key, request, detail, None, vector, answer.as_ref().ok());
+        let words = is_refusal(answer).then(|| refusals::words(answer));
+        self.record(
+            key,
+            request,
+            detail,
+            None,
+            vector,
+            answer.as_ref().ok(),
+            words,
+        );
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn record(
         &mut self,
         key: Key,
@@ -748,6 +779,7 @@ impl Collector {
         property: Option<Property>,
         vector: Option<&str>,
         answer: Option<&Expected>,
+        words: Option<String>,
     ) {
         let explanation = match self.codec {
             Some(codec) if property.is_none() => {
@@ -756,6 +788,7 @@ impl Collector {
             _ => String::new(),
         };
         let next = self.groups.len();
+        let refusal = key.kind == Kind::RejectsValid && vector.is_none() && self.codec.is_some();
         let group = self.groups.entry(key).or_insert_with(|| Group {
             count: 0,
             vectors: Vec::new(),
@@ -766,8 +799,14 @@ impl Collector {
             explained: BTreeMap::new(),
             named: Vec::new(),
             entry_point: None,
+            samples: Vec::new(),
+            classes: BTreeMap::new(),
+            minimized: None,
         });
         group.count += 1;
+        if refusal {
+            refusals::sample(group, request, detail, words.unwrap_or_default());
+        }
         if let Some(name) = vector {
             group.vectors.push(name.to_string());
             group.named.push(Named {
@@ -835,13 +874,22 @@ impl Collector {
     ) -> Vec<Cause> {
         let mut groups: Vec<(Key, Group, Option<Beside>)> = Vec::new();
         for (key, group) in self.groups {
-            match self.witnesses.get(&key) {
-                Some(witnessed) if key.kind != Kind::Slow => {
-                    let (known, new) = split(group, witnessed);
-                    groups.extend(known.map(|g| (key.clone(), g, None)));
-                    groups.extend(new.into_iter().map(|(g, b)| (key.clone(), g, Some(b))));
+            // Refusals of valid input are told apart by what they
+            // minimize to, with or without a baseline.
+            let parts = if self.codec.is_some() && refusals::applies(&key, &group) {
+                refusals::split(engine, &key, group, self.recording, deadline)
+            } else {
+                vec![group]
+            };
+            for group in parts {
+                match self.witnesses.get(&key) {
+                    Some(witnessed) if key.kind != Kind::Slow => {
+                        let (known, new) = split(group, witnessed);
+                        groups.extend(known.map(|g| (key.clone(), g, None)));
+                        groups.extend(new.into_iter().map(|(g, b)| (key.clone(), g, Some(b))));
+                    }
+                    _ => groups.push((key.clone(), group, None)),
                 }
-                _ => groups.push((key, group, None)),
             }
         }
         groups.sort_by_key(|(key, group, _)| (key.kind, group.first_seen));
@@ -857,6 +905,7 @@ impl Collector {
             // named question that newly shows a known explanation is its
             // own reproducer).
             let minimize = left > 0
+                && group.minimized.is_none()
                 && match &beside {
                     None => !self.accepted.contains(&key),
                     Some(b) => b.new_explanation,
@@ -867,7 +916,9 @@ impl Collector {
                 deadline: now + share.min(cap),
             };
             let keep = match (&beside, self.codec) {
-                (Some(b), Some(codec)) => Some((codec, b.explanation.clone())),
+                (Some(b), Some(codec)) if group.minimized.is_none() => {
+                    Some((codec, b.explanation.clone()))
+                }
                 _ => None,
             };
             let mut cause = resolve_one(engine, key, group, budget, keep);
@@ -917,11 +968,8 @@ fn split(group: Group, witnessed: &Witnessed) -> (Option<Group>, Vec<(Group, Bes
         .iter()
         .filter(|n| !witnessed.names.contains(&n.name))
         .collect();
-    let mut explanations: Vec<&String> = group
-        .explained
-        .keys()
-        .filter(|e| !witnessed.explanations.contains(*e))
-        .collect();
+    let recorded = |e: &str| super::witness::covers(&witnessed.explanations, e);
+    let mut explanations: Vec<&String> = group.explained.keys().filter(|e| !recorded(e)).collect();
     for named in &new_names {
         if !explanations.contains(&&named.explanation) {
             explanations.push(&named.explanation);
@@ -931,7 +979,7 @@ fn split(group: Group, witnessed: &Witnessed) -> (Option<Group>, Vec<(Group, Bes
     let mut taken = 0;
     let mut taken_names = Vec::new();
     for explanation in explanations {
-        let new_explanation = !witnessed.explanations.contains(explanation);
+        let new_explanation = !recorded(explanation);
         let named: Vec<&Named> = group
             .named
             .iter()
@@ -992,6 +1040,9 @@ fn split(group: Group, witnessed: &Witnessed) -> (Option<Group>, Vec<(Group, Bes
                 explained: BTreeMap::from([(explanation.clone(), seen)]),
                 named: Vec::new(),
                 entry_point: group.entry_point.clone(),
+                samples: Vec::new(),
+                classes: BTreeMap::new(),
+                minimized: group.minimized.clone(),
             },
             Beside {
                 explanation: explanation.clone(),
@@ -1008,7 +1059,7 @@ fn split(group: Group, witnessed: &Witnessed) -> (Option<Group>, Vec<(Group, Bes
     let known: BTreeMap<String, Seen> = group
         .explained
         .into_iter()
-        .filter(|(e, _)| witnessed.explanations.contains(e))
+        .filter(|(e, _)| recorded(e))
         .collect();
     let count = group.count.saturating_sub(taken);
     let Some(shortest) = known.values().min_by_key(|s| request_len(&s.shortest)) else {
@@ -1033,6 +1084,9 @@ fn split(group: Group, witnessed: &Witnessed) -> (Option<Group>, Vec<(Group, Bes
         explained: known,
         named: Vec::new(),
         entry_point: group.entry_point,
+        samples: Vec::new(),
+        classes: BTreeMap::new(),
+        minimized: group.minimized,
     };
     (Some(known), new)
 }
@@ -1249,6 +1303,7 @@ fn resolve_one(
         property,
         explained,
         entry_point,
+        minimized,
         ..
     } = group;
     // A cause new beside a known one of its class keeps its explanation
@@ -1262,13 +1317,13 @@ fn resolve_one(
     // A hang (of an entry point too) costs a time limit per question: it
     // is not minimized. The minimization leaves a third of its share for
     // confirming.
-    let mut best = shortest.clone();
+    let mut best = minimized.clone().unwrap_or_else(|| shortest.clone());
     let now = Instant::now();
     let budget = Budget {
         attempts: budget.attempts,
         deadline: now + budget.deadline.saturating_duration_since(now).mul_f64(0.66),
     };
-    if !key.is_hang() {
+    if !key.is_hang() && minimized.is_none() {
         let half = Budget {
             attempts: budget.attempts / 2,
             deadline: Instant::now()

@@ -80,6 +80,10 @@ pub struct CheckSettings {
     pub baseline: Option<Baseline>,
     /// The cost probe's bounds, `None` for none (`--no-cost`).
     pub cost: Option<cost::Bounds>,
+    /// Whether the run records a baseline (`--write-baseline`): its
+    /// refusals of valid input are minimized more widely, so that a gate's
+    /// are among the witnesses it records ([`Collector::recording`]).
+    pub recording: bool,
 }
 
 impl CheckSettings {
@@ -98,6 +102,7 @@ impl CheckSettings {
             declared_options: String::new(),
             baseline: None,
             cost: Some(cost::Bounds::default()),
+            recording: false,
         }
     }
 }
@@ -370,7 +375,9 @@ pub fn run(
         .as_ref()
         .map(baseline::Baseline::witnesses)
         .unwrap_or_default();
-    let mut collector = Collector::accepting(accepted).witnessed(engine.codec(), witnesses);
+    let mut collector = Collector::accepting(accepted)
+        .witnessed(engine.codec(), witnesses)
+        .recording(settings.recording);
     for row in vector_report.failures() {
         let Some(case) = cases.iter().find(|c| c.name == row.case) else {
             continue;
@@ -844,6 +851,7 @@ mod tests {
             declared_options: String::new(),
             baseline: None,
             cost: Some(cost::Bounds::default()),
+            recording: false,
         };
         let expectations = Expectations::parse(BUILTIN_EXPECTATIONS).unwrap();
         let mut seen: Vec<(Phase, u64, Option<u64>)> = Vec::new();

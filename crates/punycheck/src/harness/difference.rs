@@ -52,7 +52,7 @@ pub fn explain(codec: Codec, request: &Request, want: &Expected, got: &Expected)
             code_point_order(&w.values, &g.values)
         }
         (Codec::Label(_) | Codec::Domain(_), _, want, got) => match (text(want), text(got)) {
-            (Some(w), Some(g)) => name(&w, &g, codec.is_domain()),
+            (Some(w), Some(g)) => name(&w, &g, codec.is_domain(), &question(request)),
             _ => String::new(),
         },
         _ => String::new(),
@@ -69,6 +69,15 @@ fn text(answer: &Expected) -> Option<Vec<u32>> {
         }),
         Expected::Decoded(cps) => Some(cps.values.clone()),
         Expected::Error(_) => None,
+    }
+}
+
+/// The question's text as code points: those to encode, or the bytes to
+/// decode as text where they are UTF-8 (byte by byte otherwise).
+fn question(request: &Request) -> Vec<u32> {
+    match request {
+        Request::Encode { code_points, .. } => code_points.clone(),
+        Request::Decode(bytes) => text(&Expected::Encoded(bytes.clone())).unwrap_or_default(),
     }
 }
 
@@ -151,8 +160,8 @@ fn code_point_order(want: &[u32], got: &[u32]) -> String {
     }
 }
 
-/// A name (or one label) against the reference's.
-fn name(want: &[u32], got: &[u32], domain: bool) -> String {
+/// A name (or one label) against the reference's, asked `question`.
+fn name(want: &[u32], got: &[u32], domain: bool, question: &[u32]) -> String {
     const DOT: u32 = 0x2E;
     let split = |s: &[u32]| -> Vec<Vec<u32>> {
         if domain {
@@ -181,7 +190,7 @@ fn name(want: &[u32], got: &[u32], domain: bool) -> String {
     let Some((wl, gl)) = w.iter().zip(&g).find(|(a, b)| a != b) else {
         return String::new();
     };
-    format!("{}: {}", label_kind(wl), label_step(wl, gl))
+    format!("{}: {}", label_kind(wl), label_step(wl, gl, question))
 }
 
 /// What kind of label the reference answered.
@@ -212,19 +221,28 @@ fn ascii_lower(c: u32) -> u32 {
     }
 }
 
-/// How one label departs from the reference's.
-fn label_step(want: &[u32], got: &[u32]) -> String {
+/// How one label departs from the reference's, asked `question`. A case
+/// the reference does not give is kept from the question (the label
+/// answered is in it, as it was written) or not: an implementation that
+/// keeps `XN--` when asked `XN--` and one that writes `XN--` for a U-label
+/// are two defects.
+fn label_step(want: &[u32], got: &[u32], question: &[u32]) -> String {
     let lower = |s: &[u32]| s.iter().map(|&c| ascii_lower(c)).collect::<Vec<u32>>();
     if lower(want) == lower(got) {
+        let carried = if question.windows(got.len().max(1)).any(|w| w == got) {
+            "kept from the question"
+        } else {
+            "not in the question"
+        };
         if is_ace(want) && want[4..] == got[4..] {
-            return "the ACE prefix's case".into();
+            return format!("the ACE prefix's case, {carried}");
         }
         let upper_kept = want
             .iter()
             .zip(got)
             .any(|(&w, &g)| w != g && ascii_lower(g) == w);
         return if upper_kept {
-            "ASCII letters not lowercased".into()
+            format!("ASCII letters not lowercased, {carried}")
         } else {
             "ASCII letters lowercased where the reference keeps their case".into()
         };
@@ -317,21 +335,49 @@ mod tests {
         explain(codec, &request, &encoded(want), &encoded(got))
     }
 
+    /// ToASCII's departure from `want` when `question` is asked.
+    fn asked(question: &str, want: &str, got: &str) -> String {
+        let codec = Codec::Domain(LabelProfile::DEFAULT);
+        let request = Request::Encode {
+            code_points: question.chars().map(u32::from).collect(),
+            flags: None,
+        };
+        explain(codec, &request, &encoded(want), &encoded(got))
+    }
+
     /// The planted bug of issue 38 (`XN--` for `xn--`) and Net::IDN::Encode's
-    /// ASCII fast path (`S` for `s`) are two rules, not one.
+    /// ASCII fast path (`S` for `s`) are two rules, not one; and a case kept
+    /// from the question is not a case the question never carried (issue
+    /// 46: `XN--` kept when asked `XN--`, and `XN--` written for a U-label).
     #[test]
     fn the_prefix_case_is_not_the_letters_case() {
         assert_eq!(
             name_of("a.xn--bcher-kva.z", "a.XN--bcher-kva.z"),
-            "an A-label: the ACE prefix's case"
+            "an A-label: the ACE prefix's case, not in the question"
+        );
+        assert_eq!(
+            asked("a.bücher.z", "a.xn--bcher-kva.z", "a.XN--bcher-kva.z"),
+            "an A-label: the ACE prefix's case, not in the question"
+        );
+        assert_eq!(
+            asked(
+                "a.XN--bcher-kva.z",
+                "a.xn--bcher-kva.z",
+                "a.XN--bcher-kva.z"
+            ),
+            "an A-label: the ACE prefix's case, kept from the question"
+        );
+        assert_eq!(
+            asked("S", "s", "S"),
+            "an LDH label: ASCII letters not lowercased, kept from the question"
         );
         assert_eq!(
             name_of("s", "S"),
-            "an LDH label: ASCII letters not lowercased"
+            "an LDH label: ASCII letters not lowercased, not in the question"
         );
         assert_eq!(
-            name_of("xn--bcher-kva", "XN--BCHER-KVA"),
-            "an A-label: ASCII letters not lowercased"
+            asked("xn--bcher-kva", "xn--bcher-kva", "XN--BCHER-KVA"),
+            "an A-label: ASCII letters not lowercased, not in the question"
         );
         assert_eq!(
             name_of("WWW.xn--bcher-kva", "www.xn--bcher-kva"),

@@ -105,6 +105,82 @@ fn label_part(why: &LabelError) -> String {
     }
 }
 
+/// How a refusal of valid input is witnessed: by its minimized question
+/// ([`refusal`]), so that a refusal of every name holding a `q` is never
+/// taken for a known refusal of the empty name (issue 46).
+///
+/// The witness is what the minimized question shows of the input the
+/// refusal follows:
+///
+/// - the empty question (`the empty question refused`);
+/// - a size, when the minimized question is long
+///   ([`super::limit_hint::MIN_LIMIT`] units or more: no short input is
+///   refused there, so the refusal follows its length), as `a size limit:
+///   refused from about N code points` (or bytes): a limit cause, never
+///   merged with the refusal of a short input, and two limits more than
+///   twice apart are two causes ([`covers`]);
+/// - otherwise the minimized question itself, written compactly (`the
+///   shortest refused: u+0071`): minimization simplifies each code point
+///   toward the smallest that is still refused, so one defect lands on one
+///   question.
+pub fn refusal(minimized: &Request) -> String {
+    let n = match minimized {
+        Request::Encode { code_points, .. } => code_points.len(),
+        Request::Decode(bytes) => bytes.len(),
+    };
+    if n == 0 {
+        return EMPTY_REFUSED.into();
+    }
+    if n >= super::limit_hint::MIN_LIMIT {
+        let unit = match minimized {
+            Request::Encode { .. } => "code points",
+            Request::Decode(_) => "bytes",
+        };
+        return format!("{SIZE_LIMIT}{n} {unit}");
+    }
+    let question = match minimized {
+        Request::Encode { code_points, flags } => {
+            crate::vocabulary::CodePoints::with_flags(code_points, flags.as_deref()).compact()
+        }
+        Request::Decode(bytes) => format!("{:?}", String::from_utf8_lossy(bytes)),
+    };
+    format!("{SHORTEST_REFUSED}{question}")
+}
+
+/// The witness of a refusal of the empty question.
+pub const EMPTY_REFUSED: &str = "the empty question refused";
+
+/// How the witness of a size limit starts; its size follows.
+const SIZE_LIMIT: &str = "a size limit: refused from about ";
+
+/// How the witness of a short refusal starts; its question follows.
+const SHORTEST_REFUSED: &str = "the shortest refused: ";
+
+/// The size of a size limit's witness ([`refusal`]), and its unit.
+fn size_limit(witness: &str) -> Option<(usize, &str)> {
+    let (n, unit) = witness.strip_prefix(SIZE_LIMIT)?.split_once(' ')?;
+    Some((n.parse().ok()?, unit))
+}
+
+/// Whether the recorded witnesses `recorded` hold `observed`: the same
+/// words, or, for a size limit, one of the same unit whose size is within
+/// a factor of two (a minimized question ends anywhere in the last code
+/// point's or label's worth of the limit, and the start it is minimized
+/// from varies from run to run; a limit twice as far is another buffer).
+pub fn covers<'a>(recorded: impl IntoIterator<Item = &'a String>, observed: &str) -> bool {
+    let size = size_limit(observed);
+    recorded.into_iter().any(|r| {
+        r == observed
+            || matches!((size_limit(r), size), (Some((a, u)), Some((b, v)))
+                if u == v && a.max(b) <= 2 * a.min(b))
+    })
+}
+
+/// Whether `witness` is a size limit's ([`refusal`]).
+pub fn is_size_limit(witness: &str) -> bool {
+    size_limit(witness).is_some()
+}
+
 /// The largest value RFC 3492 section 6's computation of `request` holds
 /// (exactly, in 128 bits, saturating), up to where the reference stops:
 /// the encoder's `delta` (6.3) and `n`, the decoder's `i`, `w`,
@@ -276,5 +352,48 @@ mod tests {
     fn bidi_conditions_are_parts() {
         assert_eq!(label_part(&LabelError::Bidi(5)), "Bidi condition 5");
         assert_eq!(label_part(&LabelError::Disallowed(0x41)), "");
+    }
+
+    /// A refusal's witness is its minimized question: empty, short (the
+    /// question itself), or long (a size limit, matched within a factor
+    /// of two of its size).
+    #[test]
+    fn a_refusal_is_witnessed_by_its_minimized_question() {
+        let encode = |cps: &[u32]| Request::Encode {
+            code_points: cps.to_vec(),
+            flags: None,
+        };
+        assert_eq!(refusal(&encode(&[])), EMPTY_REFUSED);
+        assert_eq!(refusal(&Request::Decode(Vec::new())), EMPTY_REFUSED);
+        assert_eq!(refusal(&encode(&[0x71])), "the shortest refused: u+0071");
+        assert_eq!(
+            refusal(&Request::Decode(b"a..b".to_vec())),
+            "the shortest refused: \"a..b\""
+        );
+        let limit = refusal(&Request::Decode(vec![b'a'; 1008]));
+        assert_eq!(limit, "a size limit: refused from about 1008 bytes");
+        assert!(is_size_limit(&limit) && !is_size_limit(EMPTY_REFUSED));
+        let recorded = [limit.clone(), EMPTY_REFUSED.to_string()];
+        // The same limit reached from another start, a little further.
+        assert!(covers(
+            &recorded,
+            "a size limit: refused from about 1011 bytes"
+        ));
+        assert!(covers(
+            &recorded,
+            "a size limit: refused from about 600 bytes"
+        ));
+        // Another buffer, four times smaller; another unit.
+        assert!(!covers(
+            &recorded,
+            "a size limit: refused from about 252 bytes"
+        ));
+        assert!(!covers(
+            &recorded,
+            "a size limit: refused from about 1008 code points"
+        ));
+        // A short refusal is not the empty one.
+        assert!(!covers(&recorded, "the shortest refused: u+0071"));
+        assert!(covers(&recorded, EMPTY_REFUSED));
     }
 }
