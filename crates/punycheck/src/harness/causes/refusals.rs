@@ -370,7 +370,7 @@ mod tests {
             ]
         );
         let known = ["a size limit: refused from about 70 code points"];
-        let again = causes(&picky(false, 64), &[long.clone()], &known);
+        let again = causes(&picky(false, 64), std::slice::from_ref(&long), &known);
         assert!(again.iter().all(|c| c.beside.is_none()), "{again:?}");
         let smaller = causes(&picky(false, 16), &[long], &known);
         assert!(smaller.iter().any(|c| c.beside.is_some()), "{smaller:?}");
