@@ -341,3 +341,97 @@ gates! {
     domain_perl_idn_encode: false,
     domain_ruby_addressable: false,
 }
+
+/// `check --config GATE` with `plant` (`tests/impls/plant_in_front.py`)
+/// in front of the gate's own adapter: its status and report.
+fn planted_gate(name: &str, plant: &str) -> (Option<i32>, String) {
+    let gate = format!("adapters/gates/{name}.toml");
+    let words = command_of(&gate);
+    let spec = format!(
+        "pipe:{} tests/impls/plant_in_front.py {plant} {}",
+        common::python(),
+        shell_words::join(&words)
+    );
+    let out = Command::new(BIN)
+        .args(["check", "--config", &gate, "--impl", &spec])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let report =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code(), report)
+}
+
+/// The cause a report gives for `witness` (its block of lines, from its
+/// numbered line), when there is one.
+fn cause_with(report: &str, witness: &str) -> Option<String> {
+    let blocks = report.split("\n  ").filter(|b| {
+        b.split_once(". ")
+            .is_some_and(|(n, _)| n.chars().all(|c| c.is_ascii_digit()))
+    });
+    blocks
+        .filter(|b| b.contains(witness))
+        .map(str::to_string)
+        .next()
+}
+
+/// Issue 46: a baseline hides no new refusal. CPython's IDNA codec, whose
+/// gate records its refusals of valid labels to decode (and pass on it,
+/// as the gate test above shows), with a planted refusal of every question
+/// holding a `q` in front of it, in each direction alone: the gate fails
+/// on a new cause named by its minimized witness, `q` (beside the known
+/// refusal when the baseline records one of that direction), and its
+/// reproducer reproduces.
+#[test]
+fn a_planted_refusal_fails_a_gate_whose_baseline_records_a_refusal() {
+    for direction in ["decode", "encode"] {
+        let (status, report) = planted_gate(
+            "label_cpython_idna",
+            &format!("refuse-letter:q:{direction}"),
+        );
+        assert_eq!(status, Some(1), "{report}");
+        let cause = cause_with(&report, "planted: refuses q")
+            .unwrap_or_else(|| panic!("no cause of the planted refusal:\n{report}"));
+        assert!(
+            cause.starts_with(&format!("{direction}: rejects what the reference accepts")),
+            "{cause}"
+        );
+        assert!(!cause.contains("[known"), "{cause}");
+        let minimized = if direction == "decode" {
+            "input: decode \"q\""
+        } else {
+            "input: encode [u+0071]"
+        };
+        assert!(cause.contains(minimized), "{cause}");
+        let line = cause
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("reproduce: punycheck "))
+            .unwrap_or_else(|| panic!("no reproducer: {cause}"));
+        let words = shell_words::split(line).unwrap();
+        let again = Command::new(BIN)
+            .args(&words)
+            .current_dir(root())
+            .output()
+            .unwrap();
+        assert_eq!(again.status.code(), Some(1), "{line}");
+    }
+}
+
+/// Issue 46: a refusal that follows the size is a limit cause of its own.
+/// CPython's IDNA codec on whole names, whose gate records only refusals
+/// of short names to decode, with a planted refusal of every answer to
+/// decode longer than 400 bytes: the gate fails on a new cause, a size
+/// limit with the size it begins at.
+#[test]
+fn a_planted_limit_is_a_cause_of_its_own_beside_a_short_refusal() {
+    let (status, report) = planted_gate("domain_cpython_idna", "refuse-longer:400:decode");
+    assert_eq!(status, Some(1), "{report}");
+    let cause = cause_with(&report, "planted: too long")
+        .unwrap_or_else(|| panic!("no cause of the planted limit:\n{report}"));
+    assert!(
+        cause.contains(
+            "NEW: new beside a known cause of the same class: a size limit: refused from about "
+        ),
+        "{cause}"
+    );
+}

@@ -21,6 +21,13 @@
 //! hold the gate's. The questions of a class are counted with the witness
 //! of its shortest.
 //!
+//! A question to decode that holds Punycode is first minimized through
+//! the code points the reference decodes it to (each candidate encoded
+//! again by the reference), then, as text, by character: a byte removed
+//! from Punycode changes every digit after it, and one removed from
+//! UTF-8 leaves no text. Two sizes of one limit, reached from two starts,
+//! are one witness, named by the smaller.
+//!
 //! A minimization keeps what the implementation said: a candidate shows
 //! the refusal only when it is refused with the same first words
 //! ([`words`]), so a refusal of `aq.b` for its `q` does not shrink into a
@@ -32,7 +39,9 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use super::{Group, Key, Kind, Seen, request_len, showing, signature};
+use crate::codec::Codec;
 use crate::engines::{Engine, EngineError};
+use crate::harness::compare::reference_for;
 use crate::harness::minimize::{Budget, minimize};
 use crate::harness::witness;
 use crate::vocabulary::{Expected, Request};
@@ -87,6 +96,39 @@ pub(super) fn words(answer: &Result<Expected, EngineError>) -> String {
             .collect::<Vec<_>>()
             .join(" "),
         _ => String::new(),
+    }
+}
+
+/// The code points the reference decodes `request` to, as a question to
+/// encode, when it holds an A-label (or is Punycode) whose reference
+/// encoding is `request` again up to ASCII case: a start from which a
+/// minimization by code point reaches the same question.
+fn through_code_points(codec: Codec, request: &Request) -> Option<Request> {
+    let Request::Decode(bytes) = request else {
+        return None;
+    };
+    if codec != Codec::Punycode && !bytes.windows(4).any(|w| w.eq_ignore_ascii_case(b"xn--")) {
+        return None;
+    }
+    let Some(Expected::Decoded(cps)) = reference_for(codec, request) else {
+        return None;
+    };
+    let start = Request::Encode {
+        code_points: cps.values,
+        flags: None,
+    };
+    match encoded(codec, &start) {
+        Some(Request::Decode(again)) if again.eq_ignore_ascii_case(bytes) => Some(start),
+        _ => None,
+    }
+}
+
+/// The question to decode the reference's encoding of `request`, a
+/// question to encode.
+fn encoded(codec: Codec, request: &Request) -> Option<Request> {
+    match reference_for(codec, request)? {
+        Expected::Encoded(bytes) => Some(Request::Decode(bytes)),
+        _ => None,
     }
 }
 
@@ -187,16 +229,55 @@ pub(super) fn split(
             attempts: ATTEMPTS,
             deadline,
         };
-        let small = match as_text(&s.request) {
+        let codec = engine.codec();
+        let start = match through_code_points(codec, &s.request) {
+            // Punycode (an A-label, a name of them) is minimized through
+            // the code points it decodes to, encoded again by the
+            // reference: a byte removed from Punycode changes what
+            // every later digit means.
+            Some(cps) => {
+                let encoded = |c: &Request| encoded(codec, c);
+                let small = minimize(
+                    &cps,
+                    &mut |c| encoded(c).is_some_and(|r| shows(&r)),
+                    Budget {
+                        attempts: ATTEMPTS / 2,
+                        deadline,
+                    },
+                );
+                encoded(&small).unwrap_or_else(|| s.request.clone())
+            }
+            None => s.request.clone(),
+        };
+        let small = match as_text(&start) {
             // A name or label to decode that is text is minimized by its
             // characters: a byte removed from one leaves no text at all.
             Some(chars) => {
                 let small = minimize(&chars, &mut |c| shows(&to_bytes(c)), budget);
                 to_bytes(&small)
             }
-            None => minimize(&s.request, &mut shows, budget),
+            None => minimize(&start, &mut shows, budget),
         };
-        let w = witness::refusal(&small);
+        let mut w = witness::refusal(&small);
+        // Two sizes of one limit (minimized from two starts) are one
+        // witness: the smaller names it.
+        if let Some(same) = found
+            .keys()
+            .find(|f| *f != &w && witness::covers([*f], &w))
+            .cloned()
+        {
+            let (was, sample, n) = found.remove(&same).expect("found");
+            let (keep, keep_sample) = if request_len(&small) < request_len(&was) {
+                (small.clone(), s)
+            } else {
+                (was, sample)
+            };
+            for v in class_witness.values_mut().filter(|v| **v == same) {
+                *v = witness::refusal(&keep);
+            }
+            w = witness::refusal(&keep);
+            found.insert(w.clone(), (keep, keep_sample, n));
+        }
         class_witness.insert(s.class, w.clone());
         let entry = found.entry(w).or_insert_with(|| (small.clone(), s, 0));
         entry.2 += 1;
@@ -264,7 +345,6 @@ mod tests {
 
     use super::super::{Cause, Collector, Witnessed, key_of};
     use super::*;
-    use crate::codec::Codec;
     use crate::engines::{Functions, Refusal};
     use crate::harness::compare::{ask, reference};
 
