@@ -138,13 +138,72 @@ pub fn refusal(minimized: &Request) -> String {
         };
         return format!("{SIZE_LIMIT}{n} {unit}");
     }
-    let question = match minimized {
-        Request::Encode { code_points, flags } => {
-            crate::vocabulary::CodePoints::with_flags(code_points, flags.as_deref()).compact()
-        }
-        Request::Decode(bytes) => format!("{:?}", String::from_utf8_lossy(bytes)),
+    let text: Vec<u32> = match minimized {
+        Request::Encode { code_points, .. } => code_points.clone(),
+        Request::Decode(bytes) => match std::str::from_utf8(bytes) {
+            Ok(text) => text.chars().map(u32::from).collect(),
+            Err(_) => bytes.iter().map(|&b| u32::from(b)).collect(),
+        },
     };
-    format!("{SHORTEST_REFUSED}{question}")
+    let question: String = text.iter().map(|&cp| token(cp)).collect();
+    format!("{SHORTEST_REFUSED}\"{question}\"")
+}
+
+/// One code point of a short refusal's witness: an ASCII letter or
+/// digit, `-` and `.` as themselves (the characters a name is made of,
+/// each a defect of its own when refused), anything else as its
+/// General_Category (`<Cc>`, `<Zs>`, `<Mn>`, `<Lo>`; `<Cn>` beyond
+/// Unicode): a refusal of controls is one witness whichever control its
+/// minimization stopped at.
+fn token(cp: u32) -> String {
+    use icu_properties::CodePointMapData;
+    use icu_properties::props::GeneralCategory;
+    match char::from_u32(cp) {
+        Some(c) if c.is_ascii_alphanumeric() || c == '-' || c == '.' => c.to_string(),
+        Some(c) => {
+            let gc = CodePointMapData::<GeneralCategory>::new().get(c);
+            format!("<{}>", general_category_abbreviation(gc))
+        }
+        None => "<Cn>".into(),
+    }
+}
+
+/// The short name of a General_Category value (UAX #44, table 12).
+fn general_category_abbreviation(gc: icu_properties::props::GeneralCategory) -> &'static str {
+    use icu_properties::props::GeneralCategory as G;
+    match gc {
+        G::Unassigned => "Cn",
+        G::UppercaseLetter => "Lu",
+        G::LowercaseLetter => "Ll",
+        G::TitlecaseLetter => "Lt",
+        G::ModifierLetter => "Lm",
+        G::OtherLetter => "Lo",
+        G::NonspacingMark => "Mn",
+        G::SpacingMark => "Mc",
+        G::EnclosingMark => "Me",
+        G::DecimalNumber => "Nd",
+        G::LetterNumber => "Nl",
+        G::OtherNumber => "No",
+        G::SpaceSeparator => "Zs",
+        G::LineSeparator => "Zl",
+        G::ParagraphSeparator => "Zp",
+        G::Control => "Cc",
+        G::Format => "Cf",
+        G::PrivateUse => "Co",
+        G::Surrogate => "Cs",
+        G::DashPunctuation => "Pd",
+        G::OpenPunctuation => "Ps",
+        G::ClosePunctuation => "Pe",
+        G::ConnectorPunctuation => "Pc",
+        G::InitialPunctuation => "Pi",
+        G::FinalPunctuation => "Pf",
+        G::OtherPunctuation => "Po",
+        G::MathSymbol => "Sm",
+        G::CurrencySymbol => "Sc",
+        G::ModifierSymbol => "Sk",
+        G::OtherSymbol => "So",
+        _ => "Cn",
+    }
 }
 
 /// The witness of a refusal of the empty question.
@@ -365,10 +424,25 @@ mod tests {
         };
         assert_eq!(refusal(&encode(&[])), EMPTY_REFUSED);
         assert_eq!(refusal(&Request::Decode(Vec::new())), EMPTY_REFUSED);
-        assert_eq!(refusal(&encode(&[0x71])), "the shortest refused: u+0071");
+        assert_eq!(refusal(&encode(&[0x71])), "the shortest refused: \"q\"");
         assert_eq!(
             refusal(&Request::Decode(b"a..b".to_vec())),
             "the shortest refused: \"a..b\""
+        );
+        // Controls, spaces and marks by their General_Category: one
+        // witness whichever of them a minimization stopped at.
+        assert_eq!(refusal(&encode(&[0x00])), refusal(&encode(&[0x1F])));
+        assert_eq!(
+            refusal(&encode(&[0x20, 0x61])),
+            "the shortest refused: \"<Zs>a\""
+        );
+        assert_eq!(
+            refusal(&Request::Decode("a\u{301}".as_bytes().to_vec())),
+            "the shortest refused: \"a<Mn>\""
+        );
+        assert_eq!(
+            refusal(&encode(&[0x11_0000])),
+            "the shortest refused: \"<Cn>\""
         );
         let limit = refusal(&Request::Decode(vec![b'a'; 1008]));
         assert_eq!(limit, "a size limit: refused from about 1008 bytes");
@@ -393,7 +467,7 @@ mod tests {
             "a size limit: refused from about 1008 code points"
         ));
         // A short refusal is not the empty one.
-        assert!(!covers(&recorded, "the shortest refused: u+0071"));
+        assert!(!covers(&recorded, "the shortest refused: \"q\""));
         assert!(covers(&recorded, EMPTY_REFUSED));
     }
 }

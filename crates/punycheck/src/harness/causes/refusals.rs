@@ -417,7 +417,7 @@ mod tests {
         let found = causes(&picky(true, 1000), &questions, &[]);
         assert_eq!(
             witnesses(&found),
-            [witness::EMPTY_REFUSED, "the shortest refused: u+0071"]
+            [witness::EMPTY_REFUSED, "the shortest refused: \"q\""]
         );
         assert_eq!(found[1].request, encode("q"));
         assert!(found.iter().all(|c| c.beside.is_none()));
@@ -426,7 +426,7 @@ mod tests {
         assert_eq!(new.len(), 1, "{on_baseline:?}");
         assert_eq!(new[0].request, encode("q"));
         assert!(
-            new[0].beside.as_deref().unwrap().contains("u+0071"),
+            new[0].beside.as_deref().unwrap().contains("refused: \"q\""),
             "{:?}",
             new[0].beside
         );
