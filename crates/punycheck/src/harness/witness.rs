@@ -202,7 +202,6 @@ fn general_category_abbreviation(gc: icu_properties::props::GeneralCategory) -> 
         G::CurrencySymbol => "Sc",
         G::ModifierSymbol => "Sk",
         G::OtherSymbol => "So",
-        _ => "Cn",
     }
 }
 
