@@ -124,6 +124,13 @@ fn label_part(why: &LabelError) -> String {
 ///   toward the smallest that is still refused, so one defect lands on one
 ///   question.
 pub fn refusal(minimized: &Request) -> String {
+    let text: Vec<u32> = match minimized {
+        Request::Encode { code_points, .. } => code_points.clone(),
+        Request::Decode(bytes) => match std::str::from_utf8(bytes) {
+            Ok(text) => text.chars().map(u32::from).collect(),
+            Err(_) => bytes.iter().map(|&b| u32::from(b)).collect(),
+        },
+    };
     let n = match minimized {
         Request::Encode { code_points, .. } => code_points.len(),
         Request::Decode(bytes) => bytes.len(),
@@ -136,17 +143,51 @@ pub fn refusal(minimized: &Request) -> String {
             Request::Encode { .. } => "code points",
             Request::Decode(_) => "bytes",
         };
-        return format!("{SIZE_LIMIT}{n} {unit}");
+        // A length limit minimizes to a few values repeated (each
+        // simplified toward `a`); a long question of many values was
+        // not minimized to its trigger (Punycode whose every digit
+        // depends on the others), and is no limit.
+        let mut values = text.clone();
+        values.sort_unstable();
+        values.dedup();
+        let what = if values.len() <= MOST_VALUES_OF_A_LIMIT {
+            SIZE_LIMIT
+        } else {
+            LONG_REFUSED
+        };
+        return format!("{what}{n} {unit}");
     }
-    let text: Vec<u32> = match minimized {
-        Request::Encode { code_points, .. } => code_points.clone(),
-        Request::Decode(bytes) => match std::str::from_utf8(bytes) {
-            Ok(text) => text.chars().map(u32::from).collect(),
-            Err(_) => bytes.iter().map(|&b| u32::from(b)).collect(),
-        },
+    let question = match minimized {
+        Request::Encode { .. } => text.iter().map(|&cp| token(cp)).collect(),
+        Request::Decode(_) => decoded_tokens(&text),
     };
-    let question: String = text.iter().map(|&cp| token(cp)).collect();
     format!("{SHORTEST_REFUSED}\"{question}\"")
+}
+
+/// How many values a size limit's minimized question holds at most.
+const MOST_VALUES_OF_A_LIMIT: usize = 8;
+
+/// A question to decode, as a witness writes it: [`token`] by token, but
+/// an A-label as its ACE prefix as written and `…`, for its Punycode,
+/// whose digits a minimization by byte cannot shrink and which random
+/// questions vary without end (CPython refuses `xN--pdA`, `xN--k-lga`
+/// alike: one witness, `"xN--…"`, for each spelling of the prefix).
+fn decoded_tokens(text: &[u32]) -> String {
+    text.split(|&c| c == 0x2E)
+        .map(|label| {
+            let prefix: String = label
+                .iter()
+                .take(4)
+                .filter_map(|&c| char::from_u32(c))
+                .collect();
+            if label.len() > 4 && prefix.eq_ignore_ascii_case("xn--") {
+                format!("{prefix}…")
+            } else {
+                label.iter().map(|&cp| token(cp)).collect()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(".")
 }
 
 /// One code point of a short refusal's witness: an ASCII letter or
@@ -211,13 +252,22 @@ pub const EMPTY_REFUSED: &str = "the empty question refused";
 /// How the witness of a size limit starts; its size follows.
 const SIZE_LIMIT: &str = "a size limit: refused from about ";
 
+/// How the witness of a long refusal that is no size limit starts; its
+/// size follows.
+const LONG_REFUSED: &str = "a long question refused, not minimized below about ";
+
 /// How the witness of a short refusal starts; its question follows.
 const SHORTEST_REFUSED: &str = "the shortest refused: ";
 
-/// The size of a size limit's witness ([`refusal`]), and its unit.
-fn size_limit(witness: &str) -> Option<(usize, &str)> {
-    let (n, unit) = witness.strip_prefix(SIZE_LIMIT)?.split_once(' ')?;
-    Some((n.parse().ok()?, unit))
+/// The size of a size limit's witness ([`refusal`]), its unit, and
+/// whether it is a limit (or a long refusal not minimized).
+fn size_limit(witness: &str) -> Option<(usize, &str, bool)> {
+    let (rest, limit) = match witness.strip_prefix(SIZE_LIMIT) {
+        Some(rest) => (rest, true),
+        None => (witness.strip_prefix(LONG_REFUSED)?, false),
+    };
+    let (n, unit) = rest.split_once(' ')?;
+    Some((n.parse().ok()?, unit, limit))
 }
 
 /// Whether the recorded witnesses `recorded` hold `observed`: the same
@@ -225,18 +275,24 @@ fn size_limit(witness: &str) -> Option<(usize, &str)> {
 /// a factor of two (a minimized question ends anywhere in the last code
 /// point's or label's worth of the limit, and the start it is minimized
 /// from varies from run to run; a limit twice as far is another buffer).
+/// A recorded limit also holds a long refusal that was not minimized
+/// (Punycode of many values) at or beyond it, or within a factor of two.
 pub fn covers<'a>(recorded: impl IntoIterator<Item = &'a String>, observed: &str) -> bool {
     let size = size_limit(observed);
     recorded.into_iter().any(|r| {
         r == observed
-            || matches!((size_limit(r), size), (Some((a, u)), Some((b, v)))
-                if u == v && a.max(b) <= 2 * a.min(b))
+            || matches!((size_limit(r), size), (Some((a, u, l)), Some((b, v, m)))
+                if u == v && (l == m || l) && a.max(b) <= 2 * a.min(b))
+            // A long question refused beyond a recorded limit is refused
+            // by that limit, however far beyond.
+            || matches!((size_limit(r), size), (Some((a, u, true)), Some((b, v, false)))
+                if u == v && b >= a)
     })
 }
 
 /// Whether `witness` is a size limit's ([`refusal`]).
 pub fn is_size_limit(witness: &str) -> bool {
-    size_limit(witness).is_some()
+    size_limit(witness).is_some_and(|(_, _, limit)| limit)
 }
 
 /// The largest value RFC 3492 section 6's computation of `request` holds

@@ -230,11 +230,14 @@ pub(super) fn split(
             deadline,
         };
         let codec = engine.codec();
-        let start = match through_code_points(codec, &s.request) {
+        let through = through_code_points(codec, &s.request)
+            .filter(|cps| encoded(codec, cps).is_some_and(|r| shows(&r)));
+        let start = match through {
             // Punycode (an A-label, a name of them) is minimized through
             // the code points it decodes to, encoded again by the
-            // reference: a byte removed from Punycode changes what
-            // every later digit means.
+            // reference, when that encoding is refused too (not when the
+            // refusal is of how the question spelt it, `XN--`): a byte
+            // removed from Punycode changes what every later digit means.
             Some(cps) => {
                 let encoded = |c: &Request| encoded(codec, c);
                 let small = minimize(
@@ -263,7 +266,7 @@ pub(super) fn split(
         // witness: the smaller names it.
         if let Some(same) = found
             .keys()
-            .find(|f| *f != &w && witness::covers([*f], &w))
+            .find(|f| *f != &w && (witness::covers([*f], &w) || witness::covers([&w], f)))
             .cloned()
         {
             let (was, sample, n) = found.remove(&same).expect("found");
