@@ -346,9 +346,17 @@ fn rules_of(table: &toml::Table) -> (String, Option<String>) {
     (rules, unicode)
 }
 
-/// The baseline a gate names, if it names one that reads.
-fn baseline_of(table: &toml::Table) -> Option<Baseline> {
+/// The baseline a gate (the file `gate`) names, if it names one that
+/// reads: from the gate's root when it has one, as its check reads it.
+fn baseline_of(gate: &str, table: &toml::Table) -> Option<Baseline> {
     let path = table.get("check")?.get("baseline")?.as_str()?;
+    let root = crate::config::Config {
+        root: table.get("root").and_then(|r| r.as_str()).map(String::from),
+        ..Default::default()
+    }
+    .root_of(Path::new(gate))
+    .ok()?;
+    let path = root.map_or_else(|| Path::new(path).to_path_buf(), |root| root.join(path));
     Baseline::parse(&std::fs::read_to_string(path).ok()?).ok()
 }
 
@@ -400,7 +408,7 @@ pub(super) fn gate_of_file(path: &str) -> (Gate, Option<Baseline>, String) {
         .and_then(|c| c.as_str())
         .unwrap_or("punycode")
         .to_string();
-    (gate, baseline_of(&table), codec)
+    (gate, baseline_of(path, &table), codec)
 }
 
 /// Fills in each area's cell: `new` where a cause the baseline does not
