@@ -442,6 +442,9 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) baseline: Option<String>,
     /// Record the causes found in this file (a baseline to accept them).
+    /// The run's exit status is its verdict's: 1 when it records causes
+    /// (they are still nonconformities; a check with the baseline then
+    /// passes on them), 0 when there is nothing to record.
     #[arg(long, value_name = "FILE")]
     pub(crate) write_baseline: Option<String>,
     /// Stop at the first cause (after minimizing it).

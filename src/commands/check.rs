@@ -190,6 +190,17 @@ pub fn run(command_line: Config, config: Option<&str>, out: &mut Output) -> Outc
     }
     if let Some(path) = &settings.check.write_baseline {
         write_baseline(path, &report)?;
+        // Its verdict, and exit status 1, are what it found: a recording
+        // run never looks like a conforming implementation. Said, since it
+        // surprised users who read it as a failure to record.
+        let recorded = report.campaign.causes.len();
+        if recorded > 0 && report.status() == punycheck::harness::report::Status::Nonconforming {
+            warn(&format!(
+                "punycheck: recorded {recorded} cause{} in {path}; this run exits 1, its verdict on \
+                 what it found, and a check with this baseline passes on them",
+                if recorded == 1 { "" } else { "s" }
+            ));
+        }
     }
     // Each format asked for is rendered once, and no other.
     let mut rendered = Rendered::new(&report, read.as_deref());
