@@ -14,7 +14,7 @@ use super::Stop;
 use punycheck::harness::baseline::Baseline;
 
 /// The layout version of `survey.json`; it changes whenever a field does.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// The directory whose gates a survey runs when none is named.
 pub const GATES_DIR: &str = "adapters/gates";
@@ -232,8 +232,23 @@ pub struct SurveyCause {
     pub vectors: Vec<String>,
     /// The command that shows it again (exit status 1 while it is there).
     pub reproduce: String,
+    /// Each of its explanations with the line that asks the shortest
+    /// question showing it (the report's `by_rule`).
+    pub by_rule: Vec<ByRule>,
     /// The note the baseline gives its entry (the source reading), if any.
     pub note: Option<String>,
+}
+
+/// One rule of a cause, with its own reproducer: a wrong output departing
+/// from the reference by several rules is several defects under one key.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ByRule {
+    /// The explanation, as in `explanations` (empty: the class alone).
+    pub rule: String,
+    /// The command that asks its shortest question again (exit status 1
+    /// while the answer differs).
+    pub reproduce: String,
 }
 
 /// A baseline entry that the check found gone or narrowed.
