@@ -404,8 +404,9 @@ pub(crate) struct CheckArgs {
     pub(crate) entry_points: Vec<String>,
     /// Settings from this file (default: punycheck.toml in the working
     /// directory, when there is one); options given here win. Paths and
-    /// the command in the file are taken from the working directory, as
-    /// on the command line.
+    /// the command in the file are taken from its root (root = "DIR", from
+    /// the file's folder; the check then runs there), or without one from
+    /// the working directory, as on the command line.
     #[arg(long, value_name = "FILE")]
     pub(crate) config: Option<String>,
     /// How long to run in all, in seconds (default 30).
@@ -441,6 +442,9 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) baseline: Option<String>,
     /// Record the causes found in this file (a baseline to accept them).
+    /// The run's exit status is its verdict's: 1 when it records causes
+    /// (they are still nonconformities; a check with the baseline then
+    /// passes on them), 0 when there is nothing to record.
     #[arg(long, value_name = "FILE")]
     pub(crate) write_baseline: Option<String>,
     /// Stop at the first cause (after minimizing it).
@@ -548,6 +552,8 @@ impl CheckArgs {
     /// file it names.
     pub(crate) fn layer(self) -> (config::Config, Option<String>) {
         let layer = config::Config {
+            // The root is the file's alone: it is taken from the file's folder.
+            root: None,
             implementation: config::Implementation {
                 entry_points: (!self.entry_points.is_empty()).then_some(self.entry_points),
                 ..self.implementation.implementation()

@@ -14,15 +14,24 @@
 //! given on the command line wins over the file. Unknown keys are errors, so
 //! a misspelt key cannot be silently ignored.
 //!
-//! Paths in the file (`baseline`, `files`, `json`, `junit`) and the command
-//! in `spec` are taken from the working directory, exactly as the same
-//! options on the command line are, not from the file's own directory: a
-//! file read with `--config sub/punycheck.toml` names its files as seen
-//! from where `punycheck check` runs (for a CI gate, the project's root).
-//! One rule for both, because the command in `spec` cannot be moved: the
-//! program it starts runs in the working directory.
+//! Paths in the file (`baseline`, `files`, `json`, `junit`, `sarif`) and
+//! the commands in `spec` and `entry-points` are taken from one folder,
+//! since a command cannot be moved: the program it starts runs in a
+//! folder, and reads its own paths from there. Without `root`, that folder
+//! is the working directory, exactly as for the same options on the command
+//! line: a file read with `--config sub/punycheck.toml` names its files as
+//! seen from where `punycheck check` runs. With `root = "DIR"` (a key of its
+//! own, above the tables), it is DIR, taken from the file's own folder: a
+//! gate in `adapters/gates/` says `root = "../.."`, the project's root, and
+//! then runs the same from any working directory. The check then runs in
+//! the root (its programs, whether named in the file or on the command line,
+//! start there), paths given on the command line are still the working
+//! directory's, and each reproducer it prints starts with `cd ROOT &&`
+//! where the root is not the working directory ([`Config::root_of`]).
 //!
 //! ```toml
+//! root = "."                  # paths and commands are taken from this folder, relative to the file's own
+//!
 //! [implementation]
 //! spec = "exec:python3 adapters/python/cpython_codec.py"   # as --impl
 //! # entry-points = ["pipe:..."]   # as --entry-point, once each
@@ -64,7 +73,7 @@
 //! cost-max = 65536            # as --cost-max (code points or bytes)
 //! ```
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::Deserialize;
@@ -89,6 +98,10 @@ pub const DEFAULT_SECONDS: f64 = 30.0;
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
+    /// `root = "DIR"` (the file only): the folder, taken from the file's
+    /// own, that the file's paths and commands are taken from and the check
+    /// runs in ([`Config::root_of`]); without it, the working directory.
+    pub root: Option<String>,
     /// The implementation under test and its declarations.
     #[serde(default)]
     pub implementation: Implementation,
@@ -225,10 +238,36 @@ impl Config {
         }
     }
 
+    /// The folder `root` names, taken from the folder of `file` (the file
+    /// this layer was read from), as an absolute path; `None` without
+    /// `root`. A root that is not a folder is an error that says where it
+    /// was looked for.
+    pub fn root_of(&self, file: &Path) -> Result<Option<PathBuf>, String> {
+        let Some(root) = &self.root else {
+            return Ok(None);
+        };
+        let folder = file.parent().filter(|p| !p.as_os_str().is_empty());
+        let joined = folder.unwrap_or(Path::new(".")).join(root);
+        let named = || {
+            format!(
+                "the root of {}, root = {root:?} (from its folder: {})",
+                file.display(),
+                joined.display()
+            )
+        };
+        let resolved = std::fs::canonicalize(&joined)
+            .map_err(|e| format!("{}, cannot be used: {e}", named()))?;
+        if !resolved.is_dir() {
+            return Err(format!("{}, is not a folder", named()));
+        }
+        Ok(Some(resolved))
+    }
+
     /// This layer laid over `lower`: each key this one gives wins, and the
     /// lists of files are joined.
     pub fn over(self, lower: Config) -> Config {
         Config {
+            root: self.root.or(lower.root),
             implementation: self.implementation.over(lower.implementation),
             check: self.check.over(lower.check),
         }
@@ -535,6 +574,31 @@ mod tests {
             merged.implementation.declaration().domain,
             Some(DomainDecl::U32)
         );
+    }
+
+    #[test]
+    fn the_root_is_taken_from_the_file_s_folder() {
+        let here = std::env::current_dir().unwrap().canonicalize().unwrap();
+        let config = Config::parse("x", "root = \"..\"\n[check]\ncases = 1\n").unwrap();
+        assert_eq!(
+            config.root_of(Path::new("src/punycheck.toml")),
+            Ok(Some(here.clone()))
+        );
+        assert_eq!(
+            config.root_of(Path::new("punycheck.toml")),
+            Ok(here.parent().map(Path::to_path_buf))
+        );
+        // No root: the working directory, as always.
+        assert_eq!(Config::default().root_of(Path::new("src/x.toml")), Ok(None));
+        let missing = Config::parse("x", "root = \"nowhere\"").unwrap();
+        let err = missing.root_of(Path::new("src/gate.toml")).unwrap_err();
+        assert!(
+            err.contains("src/gate.toml") && err.contains("\"nowhere\""),
+            "{err}"
+        );
+        // The command line has no root: the file's stays.
+        let merged = Config::default().over(config);
+        assert_eq!(merged.root.as_deref(), Some(".."));
     }
 
     #[test]

@@ -285,9 +285,11 @@ macro_rules! gates {
             }
         )*
 
-        /// Every gate file has its test above.
+        /// Every gate file has its test above, its baseline, and the
+        /// project's root as its root.
         #[test]
         fn every_gate_file_is_run() {
+            let entry_path = |file: &str| root().join("adapters/gates").join(file);
             let tested = [$(stringify!($name)),*];
             for entry in std::fs::read_dir(root().join("adapters/gates")).unwrap() {
                 let file = entry.unwrap().file_name().into_string().unwrap();
@@ -299,6 +301,15 @@ macro_rules! gates {
                 assert!(
                     root().join(format!("adapters/gates/{name}.baseline.toml")).exists(),
                     "adapters/gates/{file} has no baseline"
+                );
+                // Self-contained: its paths are the project's root's, from
+                // any working directory (docs/checking.md, tests/gate_paths.rs).
+                let text = std::fs::read_to_string(entry_path(&file)).unwrap();
+                let gate: toml::Table = text.parse().unwrap();
+                assert_eq!(
+                    gate.get("root").and_then(toml::Value::as_str),
+                    Some("../.."),
+                    "adapters/gates/{file} does not say root = \"../..\""
                 );
             }
         }

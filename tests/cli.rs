@@ -744,6 +744,14 @@ fn a_configured_gate_with_a_baseline() {
         "{report}{}",
         text(&first.stderr)
     );
+    // Exit status 1 is the run's verdict on what it recorded, and it says
+    // so (docs/checking.md): not a failure to record.
+    assert!(
+        text(&first.stderr).contains("cause")
+            && text(&first.stderr).contains(" in baseline.toml; this run exits 1"),
+        "{}",
+        text(&first.stderr)
+    );
     assert!(report.contains("ab-c_d"), "{report}");
     let recorded = std::fs::read_to_string(dir.join("baseline.toml")).unwrap();
     assert!(recorded.contains("accepts-invalid"), "{recorded}");

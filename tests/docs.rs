@@ -793,7 +793,8 @@ fn every_configuration_key_is_in_the_docs() {
     let example: Vec<&str> = config
         .lines()
         .filter_map(|l| l.strip_prefix("//! "))
-        .skip_while(|l| !l.starts_with("[implementation]"))
+        .skip_while(|l| !l.starts_with("```toml"))
+        .skip(1)
         .take_while(|l| !l.starts_with("```"))
         .collect();
     let keys: Vec<&str> = example

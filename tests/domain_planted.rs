@@ -280,21 +280,42 @@ fn a_baseline_does_not_hide_a_new_wrong_output() {
 /// reproducer of its own: Net::IDN::Encode's `S` for `S` and the planted
 /// `XN--` regression are both shown, each reproducing (issue 38: the
 /// newcomer's Addressable `ü` U+007F, left unencoded, sat under U+00A0's
-/// `xn-- -` with no line of its own).
+/// `xn-- -` with no line of its own). The JSON report gives the same lines,
+/// each rule with its question as data (`by_rule`).
 #[test]
 fn each_rule_of_a_wrong_output_has_a_reproducer() {
-    let (status, report) = check_with("ascii-case-kept+xn-upper-z", &[], "300", &[]);
+    let dir = std::env::temp_dir().join(format!("punycheck-by-rule-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("report.json").display().to_string();
+    let (status, report) = check_with("ascii-case-kept+xn-upper-z", &[], "300", &["--json", &json]);
     assert_eq!(status, Some(1), "{report}");
     assert!(report.contains("by rule ("), "{report}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    common::assert_valid(&common::schema_validator("docs/report.schema.json"), &json);
     let lines: Vec<&str> = report.lines().map(str::trim).collect();
     for rule in [
-        "an LDH label: ASCII letters not lowercased, kept from the question: reproduce: punycheck ",
-        "an A-label: the ACE prefix's case, not in the question: reproduce: punycheck ",
+        "an LDH label: ASCII letters not lowercased, kept from the question",
+        "an A-label: the ACE prefix's case, not in the question",
     ] {
-        let repro = lines
+        let prefix = format!("{rule}: reproduce: ");
+        let line = lines
             .iter()
-            .find_map(|l| l.strip_prefix(rule))
+            .find_map(|l| l.strip_prefix(prefix.as_str()))
             .unwrap_or_else(|| panic!("no line for {rule:?}:\n{report}"));
+        let in_json = json["causes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|c| c["by_rule"].as_array().unwrap())
+            .find(|r| r["rule"] == rule)
+            .unwrap_or_else(|| panic!("{rule:?} not in the JSON report's by_rule"));
+        assert_eq!(in_json["reproduce"], line, "{in_json}");
+        assert!(in_json["question"]["text"].is_string(), "{in_json}");
+        let repro = line
+            .strip_prefix("punycheck ")
+            .unwrap_or_else(|| panic!("{line}"));
         let words = shell_words::split(repro).unwrap();
         let again = punycheck(&words.iter().map(String::as_str).collect::<Vec<_>>());
         assert_eq!(

@@ -18,6 +18,7 @@ mod domain_planted;
 mod entry_points;
 mod export;
 mod fuzz_replay;
+mod gate_paths;
 mod label_planted;
 mod lace;
 mod packages;

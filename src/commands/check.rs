@@ -83,14 +83,42 @@ impl Reports {
 /// what ran, but not everything ran).
 pub fn run(command_line: Config, config: Option<&str>, out: &mut Output) -> Outcome {
     let spec_given = command_line.implementation.spec.clone().unwrap_or_default();
-    let file = match load_config(config) {
-        Ok(file) => file,
+    let file_path = Path::new(config.unwrap_or(config::DEFAULT_FILE));
+    let loaded = load_config(config).and_then(|file| {
+        let root = file.root_of(file_path)?;
+        Ok((file, root))
+    });
+    let (file, root) = match loaded {
+        Ok(loaded) => loaded,
         Err(message) => {
             let reports = Reports::of(&command_line);
             reports.setup_error(&spec_given, &message, out);
             return Err(Stop::Setup(message));
         }
     };
+    // Said before the check moves to the file's root, if it does.
+    let read = config_read(config);
+    let paths_from = paths_from(file_path, root.as_deref());
+    // A root other than the working directory: the command line's paths
+    // stay the working directory's, made absolute, and the check runs in
+    // the root, where the file's paths and commands are taken from.
+    let moved = match root.filter(|root| Some(root) != current_dir().as_ref()) {
+        Some(root) => match current_dir() {
+            Some(cwd) => Some((root, cwd)),
+            None => {
+                let message = "the working directory cannot be read, so the command line's \
+                               paths cannot be told from the root's"
+                    .to_string();
+                Reports::of(&command_line).setup_error(&spec_given, &message, out);
+                return Err(Stop::Setup(message));
+            }
+        },
+        None => None,
+    };
+    let mut command_line = command_line;
+    if let Some((_, cwd)) = &moved {
+        absolute_paths(&mut command_line.check, cwd);
+    }
     // A run that writes a baseline records the causes afresh: the one the
     // configuration names (which it may be about to create or replace) is
     // not read; one given on the command line still is.
@@ -109,6 +137,17 @@ pub fn run(command_line: Config, config: Option<&str>, out: &mut Output) -> Outc
         .spec
         .clone()
         .ok_or_else(|| no_implementation(config));
+    let moved_to = match moved {
+        Some((root, _)) => match std::env::set_current_dir(&root) {
+            Ok(()) => Some(root),
+            Err(e) => {
+                let message = format!("cannot run in the root {}: {e}", root.display());
+                reports.setup_error(&spec_given, &message, out);
+                return Err(Stop::Setup(message));
+            }
+        },
+        None => None,
+    };
     let prepared = spec.clone().and_then(|spec| {
         prepare(
             &settings,
@@ -117,6 +156,8 @@ pub fn run(command_line: Config, config: Option<&str>, out: &mut Output) -> Outc
             Hints {
                 baseline_from_file,
                 files_from_file,
+                paths_from,
+                moved_to,
             },
         )
     });
@@ -150,9 +191,19 @@ pub fn run(command_line: Config, config: Option<&str>, out: &mut Output) -> Outc
     }
     if let Some(path) = &settings.check.write_baseline {
         write_baseline(path, &report)?;
+        // Its verdict, and exit status 1, are what it found: a recording
+        // run never looks like a conforming implementation. Said, since it
+        // surprised users who read it as a failure to record.
+        let recorded = report.campaign.causes.len();
+        if recorded > 0 && report.status() == punycheck::harness::report::Status::Nonconforming {
+            warn(&format!(
+                "punycheck: recorded {recorded} cause{} in {path}; this run exits 1, its verdict on \
+                 what it found, and a check with this baseline passes on them",
+                if recorded == 1 { "" } else { "s" }
+            ));
+        }
     }
     // Each format asked for is rendered once, and no other.
-    let read = config_read(config);
     let mut rendered = Rendered::new(&report, read.as_deref());
     for (path, format) in reports.files() {
         std::fs::write(path, rendered.get(format))
@@ -204,6 +255,34 @@ fn working_directory() -> String {
         .unwrap_or_else(|_| "the working directory".into())
 }
 
+/// The working directory as a root is compared with: absolute, its links
+/// resolved; `None` when it cannot be read.
+fn current_dir() -> Option<std::path::PathBuf> {
+    std::env::current_dir().and_then(std::fs::canonicalize).ok()
+}
+
+/// Makes each path of the command line's layer absolute, from `cwd`, so
+/// that it still names the same file once the check runs in a root.
+fn absolute_paths(check: &mut config::Check, cwd: &Path) {
+    let absolute = |path: &mut String| {
+        *path = cwd.join(&*path).display().to_string();
+    };
+    for path in [
+        &mut check.json,
+        &mut check.junit,
+        &mut check.sarif,
+        &mut check.baseline,
+        &mut check.save_regressions,
+        &mut check.write_baseline,
+    ]
+    .into_iter()
+    .flatten()
+    {
+        absolute(path);
+    }
+    check.files.iter_mut().for_each(absolute);
+}
+
 /// The error of a check that names no implementation (`config`: the file
 /// named by `--config`).
 fn no_implementation(config: Option<&str>) -> String {
@@ -226,14 +305,22 @@ fn no_implementation(config: Option<&str>) -> String {
     )
 }
 
-/// The hint for a file named in `punycheck.toml` that cannot be read:
-/// where its path was taken from.
-fn from_working_directory() -> String {
-    format!(
-        " (paths in {} are taken from the working directory, {}, as on the command line)",
-        config::DEFAULT_FILE,
-        working_directory()
-    )
+/// The hint for a file named in the configuration file (`file`) that
+/// cannot be read: where its path was taken from, its root or the working
+/// directory.
+fn paths_from(file: &Path, root: Option<&Path>) -> String {
+    match root {
+        Some(root) => format!(
+            " (paths in {} are taken from its root, {})",
+            file.display(),
+            root.display()
+        ),
+        None => format!(
+            " (paths in {} are taken from the working directory, {}, as on the command line)",
+            file.display(),
+            working_directory()
+        ),
+    }
 }
 
 /// Records the causes of `report` as the baseline at `path`, with the
@@ -310,13 +397,17 @@ struct Setup {
 type Prepared = (Setup, Box<dyn engines::Engine>, Vec<Case>, Expectations);
 
 /// Which of the settings came from the configuration file, for the hint
-/// that its paths are taken from the working directory.
-#[derive(Clone, Copy)]
+/// that says where its paths are taken from, and where the check runs.
 struct Hints {
     /// The baseline read is the file's.
     baseline_from_file: bool,
     /// The file names vector files.
     files_from_file: bool,
+    /// The hint: where the file's paths are taken from ([`paths_from`]).
+    paths_from: String,
+    /// The file's root, when the check moved there from another working
+    /// directory: each reproducer goes there first (`cd ROOT &&`).
+    moved_to: Option<std::path::PathBuf>,
 }
 
 /// Resolves every setting against the defaults and refuses what cannot
@@ -337,7 +428,7 @@ fn prepare(
         Some(path) => Some(
             Baseline::parse(&std::fs::read_to_string(path).map_err(|e| {
                 let hint = if hints.baseline_from_file {
-                    from_working_directory()
+                    hints.paths_from.clone()
                 } else {
                     String::new()
                 };
@@ -368,7 +459,7 @@ fn prepare(
     let seed = chosen_seed(check.seed);
     let all = vectors::load(&check.files).map_err(|e| {
         if hints.files_from_file {
-            format!("{e}{}", from_working_directory())
+            format!("{e}{}", hints.paths_from)
         } else {
             e.to_string()
         }
@@ -412,7 +503,14 @@ fn prepare(
         seed,
         fail_fast: check.fail_fast == Some(true),
         repro_prefix: format!(
-            "punycheck repro{} --impl {}{}",
+            "{}punycheck repro{} --impl {}{}",
+            hints
+                .moved_to
+                .as_ref()
+                .map_or(String::new(), |root| format!(
+                    "cd {} && ",
+                    shell_words::quote(&root.display().to_string())
+                )),
             codec_arg(codec),
             shell_words::quote(spec),
             declared.printed()

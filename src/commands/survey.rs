@@ -26,8 +26,8 @@ use std::sync::Mutex;
 use serde_json::Value;
 
 use super::survey_model::{
-    AREAS, Area, CostSeries, GATES_DIR, Gate, Recorded, Survey, SurveyCause, VERSION, area_of,
-    class_area, default_gates, finish, gate_of_file,
+    AREAS, Area, ByRule, CostSeries, GATES_DIR, Gate, Recorded, Survey, SurveyCause, VERSION,
+    area_of, class_area, default_gates, finish, gate_of_file,
 };
 use super::{Outcome, Output, Status, Stop, survey_page};
 use punycheck::engines::process;
@@ -323,6 +323,15 @@ fn run_gate(path: &str, json: &Path) -> Gate {
             explanations: strings("explanations"),
             vectors: strings("vectors"),
             reproduce: text(cause, "reproduce"),
+            by_rule: cause["by_rule"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|r| ByRule {
+                    rule: text(r, "rule"),
+                    reproduce: text(r, "reproduce"),
+                })
+                .collect(),
             note: note_of(baseline.as_ref(), &direction, &kind, &reference, &got),
             direction,
             kind,

@@ -14,7 +14,7 @@ use super::Stop;
 use punycheck::harness::baseline::Baseline;
 
 /// The layout version of `survey.json`; it changes whenever a field does.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// The directory whose gates a survey runs when none is named.
 pub const GATES_DIR: &str = "adapters/gates";
@@ -232,8 +232,23 @@ pub struct SurveyCause {
     pub vectors: Vec<String>,
     /// The command that shows it again (exit status 1 while it is there).
     pub reproduce: String,
+    /// Each of its explanations with the line that asks the shortest
+    /// question showing it (the report's `by_rule`).
+    pub by_rule: Vec<ByRule>,
     /// The note the baseline gives its entry (the source reading), if any.
     pub note: Option<String>,
+}
+
+/// One rule of a cause, with its own reproducer: a wrong output departing
+/// from the reference by several rules is several defects under one key.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ByRule {
+    /// The explanation, as in `explanations` (empty: the class alone).
+    pub rule: String,
+    /// The command that asks its shortest question again (exit status 1
+    /// while the answer differs).
+    pub reproduce: String,
 }
 
 /// A baseline entry that the check found gone or narrowed.
@@ -346,9 +361,17 @@ fn rules_of(table: &toml::Table) -> (String, Option<String>) {
     (rules, unicode)
 }
 
-/// The baseline a gate names, if it names one that reads.
-fn baseline_of(table: &toml::Table) -> Option<Baseline> {
+/// The baseline a gate (the file `gate`) names, if it names one that
+/// reads: from the gate's root when it has one, as its check reads it.
+fn baseline_of(gate: &str, table: &toml::Table) -> Option<Baseline> {
     let path = table.get("check")?.get("baseline")?.as_str()?;
+    let root = crate::config::Config {
+        root: table.get("root").and_then(|r| r.as_str()).map(String::from),
+        ..Default::default()
+    }
+    .root_of(Path::new(gate))
+    .ok()?;
+    let path = root.map_or_else(|| Path::new(path).to_path_buf(), |root| root.join(path));
     Baseline::parse(&std::fs::read_to_string(path).ok()?).ok()
 }
 
@@ -400,7 +423,7 @@ pub(super) fn gate_of_file(path: &str) -> (Gate, Option<Baseline>, String) {
         .and_then(|c| c.as_str())
         .unwrap_or("punycode")
         .to_string();
-    (gate, baseline_of(&table), codec)
+    (gate, baseline_of(path, &table), codec)
 }
 
 /// Fills in each area's cell: `new` where a cause the baseline does not

@@ -122,6 +122,17 @@ pub fn markdown(survey: &Survey) -> String {
                 cause.summary
             );
             let _ = writeln!(md, "  - reproduce: `{}`", cause.reproduce);
+            // Several rules under one key: each its own reproducer.
+            if cause.by_rule.len() > 1 {
+                for rule in &cause.by_rule {
+                    let _ = writeln!(
+                        md,
+                        "  - by rule, {}: `{}`",
+                        rule_name(&rule.rule),
+                        rule.reproduce
+                    );
+                }
+            }
             if let Some(note) = &cause.note {
                 let _ = writeln!(md, "  - note: {}", note.replace('\n', " "));
             }
@@ -391,6 +402,16 @@ implementation <code>{}</code>; <span class=\"status-{}\">{}</span></p>\n",
                 );
             }
             let _ = write!(h, "<pre>{}</pre>", esc(&cause.reproduce));
+            if cause.by_rule.len() > 1 {
+                for rule in &cause.by_rule {
+                    let _ = write!(
+                        h,
+                        "<div class=\"meta\">by rule, {}:</div><pre>{}</pre>",
+                        esc(rule_name(&rule.rule)),
+                        esc(&rule.reproduce)
+                    );
+                }
+            }
             if let Some(note) = &cause.note {
                 let _ = write!(h, "<div class=\"note\">{}</div>", esc(note));
             }
@@ -526,4 +547,14 @@ aria-label=\"cost probe of {}\"><rect x=\"{left}\" y=\"0\" width=\"{}\" height=\
         })
         .collect();
     let _ = writeln!(h, "{}</p>", words.join("; "));
+}
+
+/// A rule of a cause's `by_rule` as the page names it: the empty
+/// explanation is the class alone, as the text report says.
+fn rule_name(rule: &str) -> &str {
+    if rule.is_empty() {
+        "the class alone"
+    } else {
+        rule
+    }
 }

@@ -1,7 +1,7 @@
 //! The JSON report of `check`, layout version [`VERSION`]: every field
 //! named (no positional arrays), questions given as data (code points and
 //! flags, or bytes) beside their compact text, a reproducer for every cause
-//! and every failed vector. `docs/report.schema.json` is its JSON Schema,
+//! (and for each of its rules) and every failed vector. `docs/report.schema.json` is its JSON Schema,
 //! and a test validates reports against it.
 //!
 //! These types are the layout: they are built from the report and never
@@ -343,6 +343,21 @@ struct CauseJson<'a> {
     /// The entry point that answered otherwise (kind `entry-points`).
     entry_point: Option<&'a str>,
     reproduce: String,
+    /// Each explanation with the shortest question that showed it and
+    /// the line that asks it: a wrong output of several rules is several
+    /// defects under one key, each with a reproducer of its own.
+    by_rule: Vec<ByRuleJson<'a>>,
+}
+
+/// One rule of a cause ([`crate::harness::causes::Cause::by_rule`]).
+#[derive(Serialize)]
+struct ByRuleJson<'a> {
+    /// The explanation, as in `explanations` (empty: the class alone).
+    rule: &'a str,
+    /// The shortest question that showed it, as seen (not minimized).
+    question: Question,
+    /// The command that asks it again (exit status 1 while it differs).
+    reproduce: String,
 }
 
 #[derive(Serialize)]
@@ -511,6 +526,15 @@ pub fn report(report: &CheckReport) -> String {
             explanations: &c.explanations,
             entry_point: c.entry_point.as_deref(),
             reproduce: report.repro_command(c),
+            by_rule: c
+                .by_rule
+                .iter()
+                .map(|(rule, request)| ByRuleJson {
+                    rule,
+                    question: question(request),
+                    reproduce: report.repro_of_rule(c, request),
+                })
+                .collect(),
         })
         .collect();
     let mut repro_commands: Vec<String> = causes.iter().map(|c| c.reproduce.clone()).collect();

@@ -24,7 +24,7 @@ mod text;
 pub use json::setup_error_json;
 
 /// The version of the JSON report's layout (`docs/report.schema.json`).
-pub const VERSION: u32 = 7;
+pub const VERSION: u32 = 8;
 
 /// One vector's result in a check.
 #[derive(Clone, Debug)]
@@ -308,6 +308,14 @@ impl CheckReport {
     /// The one-line command that reproduces a cause; it exits 1 while the
     /// cause is there.
     pub fn repro_command(&self, cause: &Cause) -> String {
+        self.repro_of_rule(cause, &cause.request)
+    }
+
+    /// The one-line command that asks `request`, one of `cause`'s
+    /// questions (its reproducer, or the shortest of one of its rules,
+    /// [`Cause::by_rule`]), as [`Self::repro_command`] asks the
+    /// reproducer: the entry point or the properties it needs beside it.
+    pub fn repro_of_rule(&self, cause: &Cause, request: &Request) -> String {
         if cause.key.kind == Kind::Slow {
             return self.slow_repro(cause.key.direction, &cause.input);
         }
@@ -321,7 +329,7 @@ impl CheckReport {
         format!(
             "{} {}{property}",
             self.repro_prefix,
-            self.question_args(&cause.request)
+            self.question_args(request)
         )
     }
 

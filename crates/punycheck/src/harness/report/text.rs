@@ -251,7 +251,7 @@ impl CheckReport {
                     let _ = writeln!(
                         out,
                         "       {rule}: reproduce: {}",
-                        self.repro_of_request(request)
+                        self.repro_of_rule(cause, request)
                     );
                 }
             }
