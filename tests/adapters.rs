@@ -373,17 +373,26 @@ fn planted_gate(name: &str, plant: &str) -> (Option<i32>, String) {
     (out.status.code(), report)
 }
 
-/// The cause a report gives for `witness` (its block of lines, from its
-/// numbered line), when there is one.
+/// The cause a report gives for `witness` (its numbered line and the
+/// indented lines under it, the numbered line's number left out), when
+/// there is one.
 fn cause_with(report: &str, witness: &str) -> Option<String> {
-    let blocks = report.split("\n  ").filter(|b| {
-        b.split_once(". ")
-            .is_some_and(|(n, _)| n.chars().all(|c| c.is_ascii_digit()))
-    });
-    blocks
-        .filter(|b| b.contains(witness))
-        .map(str::to_string)
-        .next()
+    let mut blocks: Vec<String> = Vec::new();
+    for line in report.lines() {
+        let numbered = line
+            .strip_prefix("  ")
+            .and_then(|l| l.split_once(". "))
+            .filter(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+        match (numbered, blocks.last_mut()) {
+            (Some((_, rest)), _) => blocks.push(rest.to_string()),
+            (None, Some(block)) if line.starts_with("     ") => {
+                block.push('\n');
+                block.push_str(line);
+            }
+            _ => {}
+        }
+    }
+    blocks.into_iter().find(|b| b.contains(witness))
 }
 
 /// Issue 46: a baseline hides no new refusal. CPython's IDNA codec, whose

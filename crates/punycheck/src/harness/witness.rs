@@ -168,10 +168,14 @@ pub fn refusal(minimized: &Request) -> String {
 const MOST_VALUES_OF_A_LIMIT: usize = 8;
 
 /// A question to decode, as a witness writes it: [`token`] by token, but
-/// an A-label as its ACE prefix as written and `…`, for its Punycode,
-/// whose digits a minimization by byte cannot shrink and which random
-/// questions vary without end (CPython refuses `xN--pdA`, `xN--k-lga`
-/// alike: one witness, `"xN--…"`, for each spelling of the prefix).
+/// an A-label whose ACE prefix is not `xn--` as that prefix and `…`, for
+/// its Punycode: such a label is not minimized through its code points
+/// (the reference's encoding writes `xn--`), its digits a minimization by
+/// byte cannot shrink, and random questions vary them without end
+/// (CPython refuses `xN--pdA`, `xN--k-lga` alike: one witness, `"xN--…"`,
+/// for each spelling of the prefix). An `xn--` label was minimized through
+/// its code points, each simplified toward the smallest still refused, and
+/// is written whole (`"xn--58d"`, U+13A0).
 fn decoded_tokens(text: &[u32]) -> String {
     text.split(|&c| c == 0x2E)
         .map(|label| {
@@ -180,7 +184,7 @@ fn decoded_tokens(text: &[u32]) -> String {
                 .take(4)
                 .filter_map(|&c| char::from_u32(c))
                 .collect();
-            if label.len() > 4 && prefix.eq_ignore_ascii_case("xn--") {
+            if label.len() > 4 && prefix.eq_ignore_ascii_case("xn--") && prefix != "xn--" {
                 format!("{prefix}…")
             } else {
                 label.iter().map(|&cp| token(cp)).collect()
