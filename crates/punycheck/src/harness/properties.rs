@@ -24,6 +24,12 @@
 //! non-final digits never does (Appendix A puts the annotation in the last
 //! digit, and encoders write the others in lowercase), and without
 //! annotations the case of no digit does.
+//!
+//! # Size
+//!
+//! About 860 lines, 190 of them tests: every property shares the one way
+//! of asking (`ask_or_reference`) and the canonical forms, and the tests
+//! keep the traced canonical form as the oracle of the fast one.
 
 use super::compare::{Request, ask, is_refusal};
 use super::vectors::{CodePoints, Expected};
