@@ -152,7 +152,9 @@ fn the_report_renders_as_text_markdown_and_json() {
     for name in &report.implementations {
         assert!(text.contains(name.as_str()));
     }
-    assert!(text.contains("skipped: "));
+    let built = |name: &str| report.implementations.iter().any(|n| n == name);
+    // The skips are libidn2's and ICU's, where this build has them.
+    assert_eq!(text.contains("skipped: "), built("libidn2") || built("icu"));
     let markdown = report.to_markdown();
     let widths: Vec<usize> = markdown.lines().map(|l| l.matches('|').count()).collect();
     // A header, a separator, a row per case; a column per implementation.
@@ -160,11 +162,16 @@ fn the_report_renders_as_text_markdown_and_json() {
         widths,
         vec![report.implementations.len() + 3; 2 + report.cases.len()]
     );
-    assert!(
+    assert_eq!(
         markdown.contains("| *deviation trailing-delimiter* |"),
+        built("libidn2"),
         "{markdown}"
     );
-    assert!(markdown.contains("| *own limit* |"), "{markdown}");
+    assert_eq!(
+        markdown.contains("| *own limit* |"),
+        built("icu"),
+        "{markdown}"
+    );
     let json: serde_json::Value = serde_json::from_str(&report.to_json()).expect("JSON");
     assert_eq!(
         json["cases"].as_array().map(Vec::len),
