@@ -462,6 +462,10 @@ pub(crate) struct CheckArgs {
     /// No cost probe (long inputs are then not timed).
     #[arg(long, conflicts_with_all = ["cost_budget", "cost_max"])]
     pub(crate) no_cost: bool,
+    /// Also print where the check's time went, phase by phase, and the
+    /// generated questions asked a second, on standard error.
+    #[arg(long)]
+    pub(crate) timings: bool,
 }
 
 /// Asks one question of an implementation and of the C reference.

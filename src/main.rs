@@ -226,6 +226,7 @@ fn run(cli: Cli) -> ExitCode {
         Some(Command::Check(args)) => {
             // The label options stay options here, laid over those of
             // punycheck.toml, and the codec is resolved from both.
+            let timings = args.timings;
             let (mut layer, config) = args.layer();
             layer.check.codec = cli.codec;
             layer.check.label_rules = cli.label_rules;
@@ -234,7 +235,7 @@ fn run(cli: Cli) -> ExitCode {
             layer.check.verify_dns_length = cli.verify_dns_length;
             layer.check.be_strict = cli.be_strict;
             layer.check.url_ascii_fallback = cli.url_ascii_fallback;
-            commands::check::run(layer, config.as_deref(), out)
+            commands::check::run(layer, config.as_deref(), timings, out)
         }
         Some(Command::Repro(args)) => commands::repro::run(&repro_settings(codec, args), out),
         Some(Command::Cost(args)) => commands::cost::run(&cost_settings(codec, args), out),

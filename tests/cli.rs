@@ -290,6 +290,7 @@ fn same_seed_same_run() {
         // What the clock says differs; what was asked and answered does not.
         v["seconds"] = serde_json::Value::Null;
         v["started"] = serde_json::Value::Null;
+        v["timings"] = serde_json::Value::Null;
         for result in v["vectors"]["results"].as_array_mut().unwrap() {
             result["seconds"] = serde_json::Value::Null;
         }
@@ -497,11 +498,21 @@ fn the_default_command_prints_the_matrix_and_succeeds() {
     let out = run(&[]);
     let report = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{report}");
+    // libidn2 and ICU where this build has them (their tests say when not:
+    // crates/punycheck/tests/system_libraries.rs).
+    let lacks = |name: &str| {
+        punycheck::engines::missing_for(punycheck::codec::Codec::Punycode)
+            .iter()
+            .any(|m| m.name == name)
+    };
     for name in ["rfc-c", "cleanroom", "idna", "libidn2", "icu"] {
-        assert!(report.contains(name), "{name} missing");
+        assert!(report.contains(name) || lacks(name), "{name} missing");
     }
     assert!(report.contains("no unexplained difference"), "{report}");
-    assert!(report.contains("underscore-digit: BUG"), "{report}");
+    assert!(
+        report.contains("underscore-digit: BUG") || lacks("libidn2"),
+        "{report}"
+    );
 }
 
 #[test]

@@ -382,17 +382,18 @@ fn as_run(command: &str) -> String {
 fn missing(command: &str, work: &Path) -> Option<(String, &'static str)> {
     let words: Vec<&str> = command.split_whitespace().collect();
     let names_builtin = |name: &str| words.windows(2).any(|w| w[0] == "--impl" && w[1] == name);
-    if names_builtin("icu") && !cfg!(feature = "icu") {
-        return Some((
-            "this build lacks the built-in icu".into(),
-            "cargo feature icu",
-        ));
-    }
-    if names_builtin("libidn2") && !cfg!(feature = "libidn2") {
-        return Some((
-            "this build lacks the built-in libidn2".into(),
-            "cargo feature libidn2",
-        ));
+    // A built-in left out of this build: without its cargo feature, or
+    // with it where pkg-config did not find the system library.
+    for lacking in punycheck::engines::missing_for(punycheck::codec::Codec::Punycode) {
+        if names_builtin(lacking.name) {
+            return Some((
+                format!(
+                    "this build lacks the built-in {}: {}",
+                    lacking.name, lacking.why
+                ),
+                "the cargo feature and the system library of its name",
+            ));
+        }
     }
     if command.contains("so:libidn.so.12") {
         // Whether punycheck can load it: a question it answers as C does.

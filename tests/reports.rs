@@ -127,3 +127,46 @@ fn a_junit_file_stays_small() {
     assert!(longest < 2_000, "a test case of {longest} bytes");
     assert!(xml.matches("<testcase").count() > 400, "{xml}");
 }
+
+/// `--timings` says where the check's time went, on standard error (the
+/// report on standard output is unchanged), and the JSON report lists the
+/// same phases in the same order, each part after the phase it is part
+/// of. No figure is judged: they are the clock's.
+#[test]
+fn timings_name_every_phase() {
+    let out = fixed_run(&UTF8_STD, &["--timings", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("a JSON report");
+    let phases: Vec<(&str, Option<&str>)> = report["timings"]
+        .as_array()
+        .expect("timings")
+        .iter()
+        .map(|t| (t["phase"].as_str().unwrap(), t["part_of"].as_str()))
+        .collect();
+    let generated = Some("generated");
+    assert_eq!(
+        phases,
+        [
+            ("vectors", None),
+            ("cost", None),
+            ("generated", None),
+            ("generating", generated),
+            ("reference", generated),
+            ("implementation", generated),
+            ("properties", generated),
+            ("causes", None),
+            ("baseline", None),
+        ]
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("timings: "))
+        .unwrap_or_else(|| panic!("no timings line: {stderr}"));
+    for (phase, _) in &phases {
+        assert!(line.contains(&format!("{phase} ")), "{phase}: {line}");
+    }
+    assert!(line.contains("generated questions a second"), "{line}");
+    let without = fixed_run(&UTF8_STD, &[]);
+    assert!(!String::from_utf8_lossy(&without.stderr).contains("timings: "));
+}

@@ -141,51 +141,108 @@ fn rfc3492_shared_library() {
     println!("cargo:rustc-env=PUNYCHECK_RFC3492_SO={}", path.display());
 }
 
-/// Asks `pkg-config` about `package`: its include directories and its link
-/// flags, or `None` when pkg-config or the package's `.pc` file is missing.
-fn pkg_config(package: &str) -> Option<(Vec<PathBuf>, Vec<String>)> {
+/// What `pkg-config` says of a package.
+enum PkgConfig {
+    /// It knows it: its include directories and its link flags.
+    Found(Vec<PathBuf>, Vec<String>),
+    /// It runs, and does not know it (no `.pc` file: the development
+    /// package is not installed).
+    Unknown,
+    /// It does not run (not installed).
+    Absent,
+}
+
+/// Asks `pkg-config` (or the program `PKG_CONFIG` names, as the
+/// `pkg-config` crate does) about `package`.
+fn pkg_config(package: &str) -> PkgConfig {
     println!("cargo:rerun-if-env-changed=PKG_CONFIG_PATH");
-    let run = |flag: &str| -> Option<Vec<String>> {
-        let out = std::process::Command::new("pkg-config")
+    println!("cargo:rerun-if-env-changed=PKG_CONFIG");
+    let program = env::var_os("PKG_CONFIG").unwrap_or_else(|| "pkg-config".into());
+    let run = |flag: &str| -> Result<Option<Vec<String>>, std::io::Error> {
+        let out = std::process::Command::new(&program)
             .args([flag, package])
-            .output()
-            .ok()?;
-        out.status.success().then(|| {
+            .output()?;
+        Ok(out.status.success().then(|| {
             String::from_utf8_lossy(&out.stdout)
                 .split_whitespace()
                 .map(str::to_string)
                 .collect()
-        })
+        }))
     };
-    let cflags = run("--cflags")?;
-    let libs = run("--libs")?;
+    let (cflags, libs) = match (run("--cflags"), run("--libs")) {
+        (Ok(Some(cflags)), Ok(Some(libs))) => (cflags, libs),
+        (Err(_), _) | (_, Err(_)) => return PkgConfig::Absent,
+        _ => return PkgConfig::Unknown,
+    };
     let includes = cflags
         .iter()
         .filter_map(|f| f.strip_prefix("-I"))
         .map(PathBuf::from)
         .collect();
-    Some((includes, libs))
+    PkgConfig::Found(includes, libs)
 }
 
 /// Compiles a shim from `csrc/` against a system library and links the
-/// library: with pkg-config's flags for `package` when it knows it, else
-/// with `-l<fallback_lib>` from the default paths.
-fn system_shim(file: &str, name: &str, package: &str, fallback_lib: &str) {
+/// library, with pkg-config's flags for `package`; where pkg-config is not
+/// installed, with `-l<fallback_lib>` from the default paths when the shim
+/// compiles there (the library's headers are installed). Returns why the
+/// library is left out when it is: pkg-config does not know `package`, or
+/// without pkg-config the shim does not compile.
+fn system_shim(file: &str, name: &str, package: &str, fallback_lib: &str) -> Result<(), String> {
     println!("cargo:rerun-if-changed={file}");
-    let (includes, libs) =
-        pkg_config(package).unwrap_or_else(|| (Vec::new(), vec![format!("-l{fallback_lib}")]));
+    let (includes, libs, probing) = match pkg_config(package) {
+        PkgConfig::Found(includes, libs) => (includes, libs, false),
+        PkgConfig::Unknown => {
+            return Err(format!("pkg-config does not find {package}"));
+        }
+        PkgConfig::Absent => (Vec::new(), vec![format!("-l{fallback_lib}")], true),
+    };
     cc::Build::new()
         .file(file)
         .includes(&includes)
         .warnings(true)
         .extra_warnings(true)
-        .compile(name);
+        // Without pkg-config the compilation is the probe: its errors are
+        // the reason given, not warnings of their own.
+        .cargo_warnings(!probing)
+        .try_compile(name)
+        .map_err(|e| {
+            format!(
+                "pkg-config is not installed, and {file} does not compile without it ({})",
+                e.to_string().lines().next().unwrap_or_default()
+            )
+        })?;
     // After the shim's archive, so that the linker resolves its references.
     for flag in libs {
         if let Some(dir) = flag.strip_prefix("-L") {
             println!("cargo:rustc-link-search=native={dir}");
         } else if let Some(lib) = flag.strip_prefix("-l") {
             println!("cargo:rustc-link-lib=dylib={lib}");
+        }
+    }
+    Ok(())
+}
+
+/// Builds the built-in of a system library when the library is there: the
+/// cfg `cfg` for the Rust code that uses it; else a cargo warning saying
+/// what is left out and why, and the reason in the environment variable
+/// `reason_env` for `punycheck list`.
+fn optional_system_library(
+    built: Result<(), String>,
+    what: &str,
+    cfg: &str,
+    reason_env: &str,
+    install: &str,
+) {
+    match built {
+        Ok(()) => println!("cargo:rustc-cfg={cfg}"),
+        Err(why) => {
+            println!(
+                "cargo:warning=left out the built-in {what}: {why} (install {install}, or build with --no-default-features to leave it out without this warning); `punycheck list` names what this build lacks"
+            );
+            println!(
+                "cargo:rustc-env={reason_env}=left out of this build, which has the cargo feature `{what}`: {why} (install {install})"
+            );
         }
     }
 }
@@ -195,11 +252,18 @@ fn system_shim(file: &str, name: &str, package: &str, fallback_lib: &str) {
 /// exports them as `punycheck_idn2_*` (Debian package libidn2-dev). Only
 /// with the cargo feature `libidn2` (a default one).
 fn libidn2() {
-    system_shim(
+    let built = system_shim(
         "csrc/idn2_punycode_shim.c",
         "idn2_punycode_shim",
         "libidn2",
         "idn2",
+    );
+    optional_system_library(
+        built,
+        "libidn2",
+        "punycheck_libidn2",
+        "PUNYCHECK_LIBIDN2_LEFT_OUT",
+        "libidn2-dev and pkg-config",
     );
 }
 
@@ -208,11 +272,18 @@ fn libidn2() {
 /// (`u_strToPunycode_72`, ...), exported as `punycheck_icu_*` (Debian
 /// package libicu-dev). Only with the cargo feature `icu` (a default one).
 fn icu() {
-    system_shim(
+    let built = system_shim(
         "csrc/icu_punycode_shim.c",
         "icu_punycode_shim",
         "icu-uc",
         "icuuc",
+    );
+    optional_system_library(
+        built,
+        "icu",
+        "punycheck_icu",
+        "PUNYCHECK_ICU_LEFT_OUT",
+        "libicu-dev and pkg-config",
     );
 }
 
@@ -249,7 +320,11 @@ fn main() {
         "PUNYCHECK_AMC_ACE_Z_WRAPPER",
     );
     // Only the system libraries of enabled features are looked for, so a
-    // build without them (`--no-default-features`) needs neither.
+    // build without them (`--no-default-features`) needs neither; one that
+    // is not found is left out, with a warning, and its built-in with it
+    // (the cfgs punycheck_libidn2 and punycheck_icu say which are built).
+    println!("cargo::rustc-check-cfg=cfg(punycheck_libidn2)");
+    println!("cargo::rustc-check-cfg=cfg(punycheck_icu)");
     if env::var_os("CARGO_FEATURE_LIBIDN2").is_some() {
         libidn2();
     }

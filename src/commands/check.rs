@@ -80,8 +80,9 @@ impl Reports {
 /// Runs `check` with the command line's settings (`command_line`) over
 /// the configuration file's (`config`, or `punycheck.toml` when it
 /// exists): conforming, nonconforming, or incomplete (nothing found in
-/// what ran, but not everything ran).
-pub fn run(command_line: Config, config: Option<&str>, out: &mut Output) -> Outcome {
+/// what ran, but not everything ran). With `timings`, where its time
+/// went, on standard error.
+pub fn run(command_line: Config, config: Option<&str>, timings: bool, out: &mut Output) -> Outcome {
     let spec_given = command_line.implementation.spec.clone().unwrap_or_default();
     let file_path = Path::new(config.unwrap_or(config::DEFAULT_FILE));
     let loaded = load_config(config).and_then(|file| {
@@ -184,6 +185,9 @@ pub fn run(command_line: Config, config: Option<&str>, out: &mut Output) -> Outc
         },
     );
     progress.finish();
+    if timings {
+        eprintln!("{}", report.timings_text());
+    }
     let mut report = report;
     write_long_inputs(&mut report, &reports)?;
     if let Some(path) = &settings.check.save_regressions {

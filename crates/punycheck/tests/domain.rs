@@ -246,7 +246,7 @@ fn a_separator_not_taken_breaks_the_equivalent_spellings() {
 /// name. Each answer is the reference's or the declared divergence, so
 /// the two spellings parting is that divergence, not a new cause; a wrong
 /// answer to one spelling stays one (the test above).
-#[cfg(feature = "icu")]
+#[cfg(punycheck_icu)]
 #[test]
 fn a_declared_divergence_met_by_one_spelling_only_is_that_divergence() {
     use punycheck::engines::IcuDomain;

@@ -4,7 +4,7 @@
 //! expected value is computed by the C reference (`punycheck::c_reference`).
 //!
 //! Only in a build with both (the default features).
-#![cfg(all(feature = "libidn2", feature = "icu"))]
+#![cfg(all(punycheck_libidn2, punycheck_icu))]
 
 use punycheck::c_reference;
 use punycheck::engines::{CodePointDomain, Engine, EngineError, ErrorDetail, Icu, Libidn2};

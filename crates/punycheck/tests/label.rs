@@ -268,7 +268,7 @@ fn the_switches_change_the_verdict_only_where_the_standard_says() {
 /// ICU's UTS #46 (the `icu` feature) answers every label vector as the
 /// reference does, and what it refuses for want of a later Unicode
 /// version's data is the class `unicode-version`, not a finding.
-#[cfg(feature = "icu")]
+#[cfg(punycheck_icu)]
 #[test]
 fn icu_agrees_on_the_vectors_and_lists_its_unicode_version() {
     use punycheck::engines::IcuLabel;
@@ -306,7 +306,7 @@ fn icu_agrees_on_the_vectors_and_lists_its_unicode_version() {
 /// vector as the reference does or as one of its listed deviations says,
 /// and the deviation its source shows (an A-label taken as written) is
 /// listed, not a finding.
-#[cfg(feature = "libidn2")]
+#[cfg(punycheck_libidn2)]
 #[test]
 fn libidn2_agrees_on_the_idna2008_vectors_but_for_its_listed_deviations() {
     use punycheck::engines::Libidn2Label;
@@ -348,7 +348,7 @@ fn libidn2_agrees_on_the_idna2008_vectors_but_for_its_listed_deviations() {
 /// (the Bidi rule label by label, empty labels looked up, ToUnicode
 /// validated by lookup's lengths) is each a listed deviation; a name that
 /// breaks a label rule it has is refused by both.
-#[cfg(feature = "libidn2")]
+#[cfg(punycheck_libidn2)]
 #[test]
 fn libidn2_on_names_parts_from_the_reference_only_as_listed() {
     use punycheck::engines::Libidn2Domain;

@@ -19,6 +19,7 @@ mod layout;
 mod robustness;
 mod runner;
 mod rust_api;
+mod system_libraries;
 mod traces;
 mod vectors;
 

@@ -60,13 +60,13 @@ impl Machine {
             available_cpus,
             os: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
             optimized: !cfg!(debug_assertions),
-            #[cfg(feature = "libidn2")]
+            #[cfg(punycheck_libidn2)]
             libidn2: crate::engines::Libidn2::library_version(),
-            #[cfg(not(feature = "libidn2"))]
+            #[cfg(not(punycheck_libidn2))]
             libidn2: "not in this build".into(),
-            #[cfg(feature = "icu")]
+            #[cfg(punycheck_icu)]
             icu: crate::engines::Icu::library_version(),
-            #[cfg(not(feature = "icu"))]
+            #[cfg(not(punycheck_icu))]
             icu: "not in this build".into(),
         }
     }

@@ -7,11 +7,11 @@
 //! implements [`Subject`] instead.
 
 use crate::c_reference::{self, CError};
-#[cfg(any(feature = "libidn2", feature = "icu"))]
+#[cfg(any(punycheck_libidn2, punycheck_icu))]
 use crate::engines::Engine;
-#[cfg(feature = "icu")]
+#[cfg(punycheck_icu)]
 use crate::engines::Icu;
-#[cfg(feature = "libidn2")]
+#[cfg(punycheck_libidn2)]
 use crate::engines::Libidn2;
 use crate::engines::{Deviation, EngineError};
 use crate::punycode;
@@ -109,8 +109,8 @@ impl Builtin {
         Self::ALL
             .into_iter()
             .filter(|&b| {
-                (b != Builtin::Libidn2 || cfg!(feature = "libidn2"))
-                    && (b != Builtin::Icu || cfg!(feature = "icu"))
+                (b != Builtin::Libidn2 || cfg!(punycheck_libidn2))
+                    && (b != Builtin::Icu || cfg!(punycheck_icu))
                     && (b != Builtin::Ada || cfg!(feature = "ada"))
             })
             .collect()
@@ -161,13 +161,13 @@ impl Subject for Builtin {
                     .map(String::into_bytes)
                     .ok_or(EngineError::Rejected(None))
             }
-            #[cfg(feature = "libidn2")]
+            #[cfg(punycheck_libidn2)]
             Builtin::Libidn2 => Libidn2.encode(&input.code_points, None),
-            #[cfg(not(feature = "libidn2"))]
+            #[cfg(not(punycheck_libidn2))]
             Builtin::Libidn2 => Err(not_built("libidn2")),
-            #[cfg(feature = "icu")]
+            #[cfg(punycheck_icu)]
             Builtin::Icu => Icu.encode(&input.code_points, None),
-            #[cfg(not(feature = "icu"))]
+            #[cfg(not(punycheck_icu))]
             Builtin::Icu => Err(not_built("icu")),
             #[cfg(feature = "ada")]
             Builtin::Ada => super::ada::encode(&input.code_points),
@@ -193,13 +193,13 @@ impl Subject for Builtin {
                     .map(|chars| chars.into_iter().map(u32::from).collect())
                     .ok_or(EngineError::Rejected(None))
             }
-            #[cfg(feature = "libidn2")]
+            #[cfg(punycheck_libidn2)]
             Builtin::Libidn2 => Libidn2.decode(&input.bytes).map(|d| d.code_points),
-            #[cfg(not(feature = "libidn2"))]
+            #[cfg(not(punycheck_libidn2))]
             Builtin::Libidn2 => Err(not_built("libidn2")),
-            #[cfg(feature = "icu")]
+            #[cfg(punycheck_icu)]
             Builtin::Icu => Icu.decode(&input.bytes).map(|d| d.code_points),
-            #[cfg(not(feature = "icu"))]
+            #[cfg(not(punycheck_icu))]
             Builtin::Icu => Err(not_built("icu")),
             #[cfg(feature = "ada")]
             Builtin::Ada => super::ada::decode(&input.bytes),
@@ -210,9 +210,9 @@ impl Subject for Builtin {
 
     fn deviations(&self) -> &'static [Deviation] {
         match self {
-            #[cfg(feature = "libidn2")]
+            #[cfg(punycheck_libidn2)]
             Builtin::Libidn2 => Libidn2.capabilities().deviations,
-            #[cfg(feature = "icu")]
+            #[cfg(punycheck_icu)]
             Builtin::Icu => Icu.capabilities().deviations,
             _ => &[],
         }

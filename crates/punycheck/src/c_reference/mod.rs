@@ -306,7 +306,7 @@ mod tests {
                 ["punycheck_icu_to_punycode", "punycheck_icu_from_punycode"],
             ),
         ];
-        let built = [true, true, cfg!(feature = "libidn2"), cfg!(feature = "icu")];
+        let built = [true, true, cfg!(punycheck_libidn2), cfg!(punycheck_icu)];
         for (archive, wanted) in archives
             .into_iter()
             .zip(built)

@@ -38,9 +38,9 @@ pub use builtin::{
     AmcC, AmcCAsPunycode, Bootstring, CleanRoom, DomainReference, Idna, IdnaDomain, IdnaLabel,
     LabelReference, LaceCleanRoom, RfcC,
 };
-#[cfg(feature = "icu")]
+#[cfg(punycheck_icu)]
 pub use builtin::{Icu, IcuDomain, IcuLabel};
-#[cfg(feature = "libidn2")]
+#[cfg(punycheck_libidn2)]
 pub use builtin::{Libidn2, Libidn2Domain, Libidn2Label};
 pub use builtin::{StdUtf8, Utf8CleanRoom};
 pub use declaration::{Declaration, Declared};
@@ -424,9 +424,9 @@ pub fn builtin_for(codec: Codec) -> Vec<Box<dyn Engine>> {
         Codec::Punycode => {
             let mut all: Vec<Box<dyn Engine>> =
                 vec![Box::new(RfcC), Box::new(CleanRoom), Box::new(Idna)];
-            #[cfg(feature = "libidn2")]
+            #[cfg(punycheck_libidn2)]
             all.push(Box::new(Libidn2));
-            #[cfg(feature = "icu")]
+            #[cfg(punycheck_icu)]
             all.push(Box::new(Icu));
             all.push(Box::new(Bootstring::punycode()));
             all.push(Box::new(AmcCAsPunycode));
@@ -449,42 +449,69 @@ pub struct Missing {
     pub why: &'static str,
 }
 
+/// Why this build lacks libidn2's built-ins, `None` when it has them:
+/// built without the cargo feature `libidn2`, or with it where the build
+/// script did not find the library (its cargo warning said so).
+fn libidn2_missing() -> Option<&'static str> {
+    if cfg!(punycheck_libidn2) {
+        return None;
+    }
+    Some(match option_env!("PUNYCHECK_LIBIDN2_LEFT_OUT") {
+        Some(why) => why,
+        None => {
+            "built without the cargo feature `libidn2` (needs libidn2-dev and pkg-config; it is a default feature)"
+        }
+    })
+}
+
+/// [`libidn2_missing`] for ICU.
+fn icu_missing() -> Option<&'static str> {
+    if cfg!(punycheck_icu) {
+        return None;
+    }
+    Some(match option_env!("PUNYCHECK_ICU_LEFT_OUT") {
+        Some(why) => why,
+        None => {
+            "built without the cargo feature `icu` (needs libicu-dev and pkg-config; it is a default feature)"
+        }
+    })
+}
+
 /// The built-in implementations of `codec` that this build lacks: the
 /// system libraries are behind cargo features (`libidn2`, `icu`, both on by
-/// default), so that punycheck builds on a machine without them.
+/// default), and a build with a feature whose library is not installed
+/// leaves it out (with a cargo warning), so that punycheck builds on a
+/// machine without them.
 pub fn missing_for(codec: Codec) -> Vec<Missing> {
     let mut missing = Vec::new();
+    let mut lacks = |name: &'static str, why: Option<&'static str>| {
+        if let Some(why) = why {
+            missing.push(Missing { name, why });
+        }
+    };
     if let Some(profile) = codec.label_profile() {
-        if cfg!(not(feature = "icu")) && profile.rules == crate::label::LabelRules::Uts46 {
-            missing.push(Missing {
-                name: "icu",
-                why: "built without the cargo feature `icu` (needs libicu-dev and pkg-config; it is a default feature)",
-            });
+        if profile.rules == crate::label::LabelRules::Uts46 {
+            lacks("icu", icu_missing());
         }
-        if cfg!(not(feature = "libidn2")) && profile.rules == crate::label::LabelRules::Idna2008 {
-            missing.push(Missing {
-                name: "libidn2",
-                why: "built without the cargo feature `libidn2` (needs libidn2-dev and pkg-config; it is a default feature)",
-            });
+        if profile.rules == crate::label::LabelRules::Idna2008 {
+            lacks("libidn2", libidn2_missing());
         }
-        return missing;
-    }
-    if codec != Codec::Punycode {
-        return missing;
-    }
-    if cfg!(not(feature = "libidn2")) {
-        missing.push(Missing {
-            name: "libidn2",
-            why: "built without the cargo feature `libidn2` (needs libidn2-dev and pkg-config; it is a default feature)",
-        });
-    }
-    if cfg!(not(feature = "icu")) {
-        missing.push(Missing {
-            name: "icu",
-            why: "built without the cargo feature `icu` (needs libicu-dev and pkg-config; it is a default feature)",
-        });
+    } else if codec == Codec::Punycode {
+        lacks("libidn2", libidn2_missing());
+        lacks("icu", icu_missing());
     }
     missing
+}
+
+/// Whether this build has the cargo feature of a built-in it lacks (the
+/// feature is on, the system library was not found): a test of it is then
+/// skipped saying so, where without the feature it is not expected.
+pub fn left_out(name: &str) -> bool {
+    match name {
+        "libidn2" => option_env!("PUNYCHECK_LIBIDN2_LEFT_OUT").is_some(),
+        "icu" => option_env!("PUNYCHECK_ICU_LEFT_OUT").is_some(),
+        _ => false,
+    }
 }
 
 /// The reference implementation of `codec`.

@@ -111,14 +111,25 @@ pub fn diff_idna(input: &NameInput) -> Outcome {
 /// `uidna_nameToUnicodeUTF8` against the domain reference, under the
 /// input's switches, ICU's listed deviations and Unicode version applied
 /// ([`diff_judged`]).
+/// Where the build left ICU out (the cargo feature `icu` without the
+/// library), every input is an error saying so.
 #[cfg(feature = "icu")]
 pub fn diff_icu(input: &NameInput) -> Outcome {
-    let profile = profile_of(input.profile, &[LabelRules::Uts46]);
-    diff_judged(
-        &crate::engines::IcuDomain { profile },
-        &input.request(),
-        &[],
-    )
+    #[cfg(punycheck_icu)]
+    return {
+        let profile = profile_of(input.profile, &[LabelRules::Uts46]);
+        diff_judged(
+            &crate::engines::IcuDomain { profile },
+            &input.request(),
+            &[],
+        )
+    };
+    #[cfg(not(punycheck_icu))]
+    return Err(format!(
+        "{}: not asked, {}",
+        input.request(),
+        crate::fuzz::engines::left_out("icu")
+    ));
 }
 
 /// Whether the domain reference refuses by a length rule only (an empty

@@ -102,27 +102,51 @@ impl Engine for Shown<'_> {
 }
 
 /// `diff_libidn2`: the system's libidn2 against the C reference, its listed
-/// deviations applied.
+/// deviations applied. With the cargo feature `libidn2` where the build
+/// left the library out (not installed), every question is an error
+/// saying so: a fuzz target must not pass by asking nothing.
 #[cfg(feature = "libidn2")]
 pub fn diff_libidn2(request: &Request) -> Outcome {
-    diff_engine(
+    #[cfg(punycheck_libidn2)]
+    return diff_engine(
         &crate::engines::Libidn2,
         request,
         false,
         "punycheck repro --impl libidn2",
-    )
+    );
+    #[cfg(not(punycheck_libidn2))]
+    return Err(format!("{request}: not asked, {}", left_out("libidn2")));
 }
 
 /// `diff_icu`: ICU against the C reference, its declared limits and listed
-/// deviation applied.
+/// deviation applied; like [`diff_libidn2`], an error for every question
+/// where the build left ICU out.
 #[cfg(feature = "icu")]
 pub fn diff_icu(request: &Request) -> Outcome {
-    diff_engine(
+    #[cfg(punycheck_icu)]
+    return diff_engine(
         &crate::engines::Icu,
         request,
         false,
         "punycheck repro --impl icu",
-    )
+    );
+    #[cfg(not(punycheck_icu))]
+    return Err(format!("{request}: not asked, {}", left_out("icu")));
+}
+
+/// Why the built-in `name` is not in this build, in words.
+#[cfg(any(
+    all(feature = "libidn2", not(punycheck_libidn2)),
+    all(feature = "icu", not(punycheck_icu))
+))]
+pub(crate) fn left_out(name: &str) -> String {
+    crate::engines::missing_for(crate::codec::Codec::Punycode)
+        .into_iter()
+        .find(|m| m.name == name)
+        .map_or_else(
+            || format!("{name} is not in this build"),
+            |m| format!("{name}: {}", m.why),
+        )
 }
 
 /// Why a declaration written as options cannot be read.

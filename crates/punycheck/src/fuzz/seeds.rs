@@ -1022,7 +1022,7 @@ mod tests {
         );
         for (name, input) in &inputs {
             crate::fuzz::domain::diff_idna(input).unwrap_or_else(|e| panic!("{name}: {e}"));
-            #[cfg(feature = "icu")]
+            #[cfg(punycheck_icu)]
             crate::fuzz::domain::diff_icu(input).unwrap_or_else(|e| panic!("{name}: {e}"));
             // idna2003-buecher-ideographic-de-to-ascii is the regression
             // of domain_properties' first finding: IDNA2003's ToUnicode of

@@ -5,6 +5,7 @@
 //! into a one-line reproducer and confirmed by asking again.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -81,6 +82,55 @@ pub struct Outcome {
     pub causes: Vec<Cause>,
     /// Set when the run stopped asking early (the program kept hanging).
     pub aborted: Option<String>,
+    /// Where its time went.
+    #[serde(skip)]
+    pub timings: Timings,
+}
+
+/// Where a campaign's time went, for one implementation. The parts of
+/// asking (`generating` to `properties`) are summed over the threads that
+/// asked: with several workers they may add up to more than `asking`, the
+/// wall time they took.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Timings {
+    /// Wall time from the first question generated to the last answer
+    /// judged.
+    pub asking: Duration,
+    /// Generating the questions (shared by every implementation of a
+    /// campaign: each is given the whole).
+    pub generating: Duration,
+    /// The reference's answers.
+    pub reference: Duration,
+    /// The implementation's answers, judged against the reference's: its
+    /// own time, and its channel's (a process's pipe, a worker's mapping).
+    pub implementation: Duration,
+    /// The round-trip, uniqueness, spelling and entry-point properties,
+    /// with the questions they ask.
+    pub properties: Duration,
+    /// Grouping, minimizing and confirming the causes.
+    pub causes: Duration,
+}
+
+/// Nanoseconds added up across threads, for [`Timings`].
+#[derive(Default)]
+struct Clock {
+    reference: AtomicU64,
+    implementation: AtomicU64,
+    properties: AtomicU64,
+}
+
+impl Clock {
+    /// Adds the time since `since` to `counter`, and returns now.
+    fn lap(counter: &AtomicU64, since: Instant) -> Instant {
+        let now = Instant::now();
+        let nanos = u64::try_from((now - since).as_nanos()).unwrap_or(u64::MAX);
+        counter.fetch_add(nanos, Ordering::Relaxed);
+        now
+    }
+
+    fn read(counter: &AtomicU64) -> Duration {
+        Duration::from_nanos(counter.load(Ordering::Relaxed))
+    }
 }
 
 impl Outcome {
@@ -113,9 +163,14 @@ fn judge_one(
     request: &Request,
     properties_too: bool,
     uniqueness: bool,
+    clock: &Clock,
 ) -> Option<Judged> {
-    let want = reference_for(engine.codec(), request)?;
+    let started = Instant::now();
+    let want = reference_for(engine.codec(), request);
+    let asked = Clock::lap(&clock.reference, started);
+    let want = want?;
     let (verdict, answer) = judge_answer(engine, request, &want, true);
+    let judged = Clock::lap(&clock.implementation, asked);
     let violation = match (&verdict, &answer) {
         (Verdict::Same | Verdict::Divergence { .. }, Some(answer)) if properties_too => {
             properties::check_all(engine, request, answer, uniqueness)
@@ -128,6 +183,7 @@ fn judge_one(
         }
         _ => None,
     };
+    Clock::lap(&clock.properties, judged);
     Some(Judged {
         verdict,
         reference: Some(want),
@@ -180,6 +236,8 @@ pub fn run_with(
     let codec = engines.first().map_or(Codec::Punycode, |e| e.codec());
     let mut generator = Generator::for_codec(codec, settings.seed);
     let mut done = 0u64;
+    let clocks: Vec<Clock> = engines.iter().map(|_| Clock::default()).collect();
+    let mut generating = Duration::ZERO;
     loop {
         let stop = process::interrupted()
             || settings.cases.is_some_and(|n| done >= n)
@@ -192,9 +250,11 @@ pub fn run_with(
         let size = settings
             .cases
             .map_or(BATCH as u64, |n| (n - done).min(BATCH as u64));
+        let generated = Instant::now();
         let batch: Vec<(u64, Request)> = (0..size)
             .map(|k| (done + k, generator.next_request()))
             .collect();
+        generating += generated.elapsed();
         done += size;
         for (k, engine) in engines.iter().enumerate() {
             if outcomes[k].aborted.is_some() {
@@ -202,11 +262,12 @@ pub fn run_with(
             }
             // Uniqueness costs several calls: check it on every fourth request.
             // Past the time, requests still waiting for a worker are dropped.
+            let clock = &clocks[k];
             let judged = parallel::map(engine.workers(), &batch, |(index, request)| {
                 if generate_until.is_some_and(|end| Instant::now() >= end) {
                     return None;
                 }
-                judge_one(*engine, request, settings.properties, index % 4 == 0)
+                judge_one(*engine, request, settings.properties, index % 4 == 0, clock)
             });
             for ((_, request), judged) in batch.iter().zip(judged) {
                 let Some(judged) = judged else { continue };
@@ -223,6 +284,17 @@ pub fn run_with(
         }
         progress(done);
     }
+    let asking = start.elapsed();
+    for (outcome, clock) in outcomes.iter_mut().zip(&clocks) {
+        outcome.timings = Timings {
+            asking,
+            generating,
+            reference: Clock::read(&clock.reference),
+            implementation: Clock::read(&clock.implementation),
+            properties: Clock::read(&clock.properties),
+            causes: Duration::ZERO,
+        };
+    }
     let end = hard_deadline.unwrap_or_else(|| Instant::now() + Duration::from_secs(60));
     // A run bounded by a question count is meant to be the same for the
     // same seed on any machine: its minimizations are bounded by their
@@ -238,6 +310,7 @@ pub fn run_with(
         let now = Instant::now();
         let share = now + end.saturating_duration_since(now) / u32::try_from(left).unwrap_or(1);
         outcomes[k].causes = collector.resolve(*engine, share, cap, 2_000, settings.max_findings);
+        outcomes[k].timings.causes = now.elapsed();
         engine.set_deadline(None);
     }
     outcomes

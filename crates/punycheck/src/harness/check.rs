@@ -52,7 +52,9 @@ use super::causes::{self, Cause, Collector, Key, Kind};
 use super::cost;
 use super::errors::DataError;
 use super::properties;
-use super::report::{CheckReport, CostReport, VectorResult, VectorStatus, VectorSummary};
+use super::report::{
+    CheckReport, CostReport, PhaseTimes, VectorResult, VectorStatus, VectorSummary,
+};
 use super::runner::{self, Expectations, Outcome};
 use super::vectors::Case;
 use crate::engines::declaration::describe;
@@ -426,6 +428,10 @@ pub fn run(
     }
     let vectors_failed = !collector.is_empty();
     let hung_out = stop_reason == HANGS_STOPPED;
+    let mut phases = PhaseTimes {
+        vectors: start.elapsed(),
+        ..PhaseTimes::default()
+    };
     // The cost probe, unless the check is already stopping. For the label
     // and domain codecs it asks long A-labels to ToUnicode (the class of
     // CVE-2022-45061) and long U-labels to ToASCII, and for the domain
@@ -434,6 +440,7 @@ pub fn run(
     // probed.
     let stopping = process::interrupted() || (settings.fail_fast && vectors_failed) || hung_out;
     let probed = cost::probes(engine.codec());
+    let probing = Instant::now();
     let probe = settings.cost.filter(|_| !stopping && probed).map(|bounds| {
         progress(Phase::Cost, 0, None);
         let now = Instant::now();
@@ -454,6 +461,7 @@ pub fn run(
     if let Some((_, found)) = &probe {
         observe_probe_edges(engine, &found.series, &mut collector);
     }
+    phases.cost = probing.elapsed();
     let remaining = end.saturating_duration_since(Instant::now());
     let campaign_settings = Settings {
         seed: settings.seed,
@@ -546,6 +554,7 @@ pub fn run(
         ));
     }
     let series: &[cost::Series] = probe.as_ref().map_or(&[], |(_, found)| &found.series);
+    let judging = Instant::now();
     let baseline = settings.baseline.as_ref().map(|b| {
         // Interrupted, the recorded causes this run did not meet cannot be
         // asked again: none of them is said to be gone (or still there).
@@ -570,6 +579,7 @@ pub fn run(
             settings.cost.unwrap_or_default(),
         )
     });
+    phases.baseline = judging.elapsed();
     let (baseline, baseline_error) = match baseline {
         Some(Ok(judgement)) => (Some(judgement), None),
         Some(Err(e)) => (None, Some(e)),
@@ -659,6 +669,7 @@ pub fn run(
             series: found.series,
         }),
         long_inputs: None,
+        phases,
     }
 }
 

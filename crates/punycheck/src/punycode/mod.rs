@@ -477,6 +477,72 @@ pub fn decode_traced(input: &[u8]) -> (Result<Decoded, Error>, Vec<DecodeStep>) 
     (result, recorder.decode)
 }
 
+/// The digits of each delta of `input`, as ranges of `input` in order
+/// (section 6.2's generalized variable-length integers, each ending at its
+/// first digit below its threshold), when `input` decodes; its error when
+/// it does not. The last digit of each range is the one Appendix A's
+/// annotation is in. Decodes once with [`decode`], then walks the digits
+/// and the bias alone: no insertion, no trace, unlike [`decode_traced`].
+pub fn delta_digits(input: &[u8]) -> Result<DeltaDigits<'_>, Error> {
+    let basic = input.iter().rposition(|&c| c == DELIMITER).unwrap_or(0);
+    // Decoding checks everything the walk relies on: the digits are digits,
+    // no integer is cut short, and none overflows.
+    let mut scratch = Decoded::default();
+    decode_by_length(input, u32::MAX, &mut scratch)?;
+    Ok(DeltaDigits {
+        input,
+        pos: if basic > 0 { basic + 1 } else { 0 },
+        bias: INITIAL_BIAS,
+        // The input fits in u32 (decoding checked its length).
+        points: basic as u32,
+        first: true,
+    })
+}
+
+/// The iterator of [`delta_digits`]: each delta's digits as a range of the
+/// input.
+#[derive(Clone, Debug)]
+pub struct DeltaDigits<'a> {
+    input: &'a [u8],
+    /// Where the next delta starts.
+    pos: usize,
+    /// The bias its digits are read with.
+    bias: u32,
+    /// The output's length before its code point is inserted.
+    points: u32,
+    /// Whether the next delta is the first (adapt() damps it by `damp`).
+    first: bool,
+}
+
+impl Iterator for DeltaDigits<'_> {
+    type Item = std::ops::Range<usize>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let start = self.pos;
+        let (mut delta, mut w, mut k) = (0u64, 1u64, BASE);
+        loop {
+            let digit = digit_value(*self.input.get(self.pos)?)?;
+            self.pos += 1;
+            delta = delta.saturating_add(u64::from(digit).saturating_mul(w));
+            let t = threshold(k, self.bias);
+            if digit < t {
+                break;
+            }
+            w = w.saturating_mul(u64::from(BASE - t));
+            k += BASE;
+        }
+        self.points = self.points.saturating_add(1);
+        // The delta fits in u32 (decoding checked `i`, which it is part of).
+        self.bias = adapt(
+            u32::try_from(delta).unwrap_or(MAXINT),
+            self.points,
+            self.first,
+        );
+        self.first = false;
+        Some(start..self.pos)
+    }
+}
+
 /// [`decode`], also returning the code points it inserted, in order, up to
 /// an error: how far a decoding that fails got before it failed. Cheaper
 /// than [`decode_traced`], which copies the output at every step. The
@@ -578,6 +644,35 @@ mod tests {
         let (result, inserted) = decode_inserted(b"a-bga");
         assert_eq!(result.unwrap().code_points, [0x61, 0xE9]);
         assert_eq!(inserted, [0xE9]);
+    }
+
+    #[test]
+    fn delta_digits_are_the_traces() {
+        // Sample (B)'s deltas, and sample (L)'s after its literal part.
+        let spelled = |input: &'static [u8]| {
+            delta_digits(input)
+                .unwrap()
+                .map(|range| std::str::from_utf8(&input[range]).unwrap())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            spelled(b"ihqwcrb4cv8a8dqg056pqjye"),
+            ["ihq", "wc", "rb", "4c", "v8a", "8d", "qg", "056p", "qjye"]
+        );
+        assert_eq!(
+            spelled(b"3B-ww4c5e180e575a65lsy2b"),
+            decode_traced(b"3B-ww4c5e180e575a65lsy2b")
+                .1
+                .iter()
+                .map(|step| step.digits.as_str())
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(spelled(b"abc-"), Vec::<&str>::new());
+        assert!(matches!(
+            delta_digits(b"zz8898z8z8z098m"),
+            Err(Error::Overflow { .. })
+        ));
+        assert!(delta_digits(b"-a").is_err());
     }
 
     #[test]

@@ -277,10 +277,10 @@ pub const DEVIATIONS: &[Deviation] = &[
                 Request::Encode { code_points, .. } => {
                     code_points.iter().any(|&cp| refused_code_point(cp))
                 }
-                Request::Decode(bytes) => punycode::decode_traced(bytes)
+                Request::Decode(bytes) => punycode::decode_inserted(bytes)
                     .1
-                    .iter()
-                    .any(|step| refused_code_point(step.code_point)),
+                    .into_iter()
+                    .any(refused_code_point),
             };
             refused && bad_input(got)
         },

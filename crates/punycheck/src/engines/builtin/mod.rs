@@ -11,12 +11,12 @@
 mod amc_c;
 mod bootstring;
 mod cleanroom;
-#[cfg(feature = "icu")]
+#[cfg(punycheck_icu)]
 mod icu;
 mod idna;
 mod label;
 mod lace;
-#[cfg(feature = "libidn2")]
+#[cfg(punycheck_libidn2)]
 mod libidn2;
 mod rfc_c;
 mod utf8;
@@ -24,19 +24,19 @@ mod utf8;
 pub use amc_c::{AmcC, AmcCAsPunycode};
 pub use bootstring::Bootstring;
 pub use cleanroom::CleanRoom;
-#[cfg(feature = "icu")]
+#[cfg(punycheck_icu)]
 pub use icu::Icu;
 pub use idna::Idna;
 pub use label::{
     DomainReference, IdnaDomain, IdnaLabel, LabelReference, builtin as label_builtin,
     domain_builtin,
 };
-#[cfg(feature = "icu")]
+#[cfg(punycheck_icu)]
 pub use label::{IcuDomain, IcuLabel};
-#[cfg(feature = "libidn2")]
+#[cfg(punycheck_libidn2)]
 pub use label::{Libidn2Domain, Libidn2Label};
 pub use lace::LaceCleanRoom;
-#[cfg(feature = "libidn2")]
+#[cfg(punycheck_libidn2)]
 pub use libidn2::Libidn2;
 pub use rfc_c::RfcC;
 pub use utf8::{StdUtf8, Utf8CleanRoom};

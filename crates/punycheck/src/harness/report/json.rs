@@ -41,6 +41,16 @@ struct Report<'a> {
     stopped: Option<&'a str>,
     repro_commands: Vec<String>,
     cost: Option<CostJson>,
+    /// Where the check's time went ([`CheckReport::timings`]).
+    timings: Vec<TimingJson>,
+}
+
+/// One phase's time.
+#[derive(Serialize)]
+struct TimingJson {
+    phase: &'static str,
+    part_of: Option<&'static str>,
+    seconds: f64,
 }
 
 /// What the cost probe measured.
@@ -618,6 +628,15 @@ pub fn report(report: &CheckReport) -> String {
         stopped: report.campaign.aborted.as_deref(),
         repro_commands,
         cost: report.cost.as_ref().map(cost_json),
+        timings: report
+            .timings()
+            .into_iter()
+            .map(|t| TimingJson {
+                phase: t.phase,
+                part_of: t.part_of,
+                seconds: t.seconds,
+            })
+            .collect(),
     };
     serde_json::to_string_pretty(&json).unwrap_or_default() + "\n"
 }

@@ -20,8 +20,10 @@ use crate::vocabulary::{Expected, Request};
 
 pub mod json;
 mod text;
+mod timings;
 
 pub use json::setup_error_json;
+pub use timings::{PhaseTimes, Timing};
 
 /// The version of the JSON report's layout (`docs/report.schema.json`).
 pub const VERSION: u32 = 8;
@@ -114,6 +116,10 @@ pub struct CheckReport {
     /// written ([`CheckReport::long_inputs`]), the line naming the file;
     /// `None`: such a line keeps its question.
     pub long_inputs: Option<std::path::PathBuf>,
+    /// How long the phases outside the generated questions took (theirs
+    /// are [`campaign::Outcome::timings`]); all of them:
+    /// [`CheckReport::timings`].
+    pub phases: PhaseTimes,
 }
 
 /// The longest `reproduce:` command: one whose question would make it

@@ -62,7 +62,7 @@ fn label_text(input: &[u32], case_flags: Option<&[bool]>) -> Result<String, Engi
 
 /// A library's UTF-8 answer as a decoding; `who` names the library for
 /// an answer that is not UTF-8.
-#[cfg(any(feature = "icu", feature = "libidn2"))]
+#[cfg(any(punycheck_icu, punycheck_libidn2))]
 fn decoded_text(answer: Vec<u8>, who: &str) -> DecodeResult {
     let text = String::from_utf8(answer)
         .map_err(|_| EngineError::Broken(format!("{who} answered bytes that are not UTF-8")))?;
@@ -331,11 +331,11 @@ pub fn builtin(profile: LabelProfile) -> Vec<Box<dyn Engine>> {
     match profile.rules {
         LabelRules::Uts46 => {
             all.push(Box::new(IdnaLabel { profile }));
-            #[cfg(feature = "icu")]
+            #[cfg(punycheck_icu)]
             all.push(Box::new(icu::IcuLabel { profile }));
         }
         LabelRules::Idna2008 => {
-            #[cfg(feature = "libidn2")]
+            #[cfg(punycheck_libidn2)]
             all.push(Box::new(libidn2::Libidn2Label { profile }));
         }
         // The URL Standard's rules are the domain codec's only.
@@ -352,11 +352,11 @@ pub fn domain_builtin(profile: LabelProfile) -> Vec<Box<dyn Engine>> {
     match profile.rules {
         LabelRules::Uts46 => {
             all.push(Box::new(IdnaDomain { profile }));
-            #[cfg(feature = "icu")]
+            #[cfg(punycheck_icu)]
             all.push(Box::new(icu::IcuDomain { profile }));
         }
         LabelRules::Idna2008 => {
-            #[cfg(feature = "libidn2")]
+            #[cfg(punycheck_libidn2)]
             all.push(Box::new(libidn2::Libidn2Domain { profile }));
         }
         LabelRules::Idna2003 | LabelRules::Url | LabelRules::UrlBeforeAsciiFallback => {}
@@ -364,16 +364,16 @@ pub fn domain_builtin(profile: LabelProfile) -> Vec<Box<dyn Engine>> {
     all
 }
 
-#[cfg(feature = "libidn2")]
+#[cfg(punycheck_libidn2)]
 pub use libidn2::{Libidn2Domain, Libidn2Label};
 
-#[cfg(feature = "libidn2")]
+#[cfg(punycheck_libidn2)]
 mod libidn2;
 
-#[cfg(feature = "icu")]
+#[cfg(punycheck_icu)]
 pub use icu::{IcuDomain, IcuLabel};
 
-#[cfg(feature = "icu")]
+#[cfg(punycheck_icu)]
 mod icu;
 
 #[cfg(test)]
