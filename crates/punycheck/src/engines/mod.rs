@@ -455,6 +455,18 @@ pub struct Missing {
 pub fn missing_for(codec: Codec) -> Vec<Missing> {
     let mut missing = Vec::new();
     if let Some(profile) = codec.label_profile() {
+        if profile.rules == crate::label::LabelRules::Uts46 && !profile.switches.uts46_defaults() {
+            missing.push(Missing {
+                name: "idna",
+                why: "the idna crate's UTS #46 is not called with CheckBidi, CheckJoiners, Transitional_Processing or IgnoreInvalidPunycode other than their defaults (idna 1.1.0, src/uts46.rs: Uts46::to_ascii takes an AsciiDenyList, Hyphens and DnsLength only)",
+            });
+            if cfg!(feature = "icu") {
+                missing.push(Missing {
+                    name: "icu",
+                    why: "ICU's uidna is called by punycheck with CheckBidi, CheckJoiners and Nontransitional Processing fixed (crates/punycheck/csrc/icu_punycode_shim.c, punycheck_icu_label), and has no IgnoreInvalidPunycode",
+                });
+            }
+        }
         if cfg!(not(feature = "icu")) && profile.rules == crate::label::LabelRules::Uts46 {
             missing.push(Missing {
                 name: "icu",

@@ -27,8 +27,9 @@
 //! sets them differently from a registry).
 //!
 //! - [`LabelRules::Uts46`]: UTS #46 (Unicode IDNA Compatibility
-//!   Processing), revision 33, Nontransitional Processing, CheckBidi and
-//!   CheckJoiners on, IgnoreInvalidPunycode off ([`uts46`]).
+//!   Processing), revision 36 (Unicode 18.0.0), with all seven of its
+//!   flags the caller's ([`Switches`]): by default Nontransitional
+//!   Processing, every check on, IgnoreInvalidPunycode off ([`uts46`]).
 //! - [`LabelRules::Idna2008`]: IDNA2008 lookup, RFC 5891 section 5, with
 //!   RFC 5892's derived properties computed by its own algorithm
 //!   ([`idna2008`]).
@@ -68,8 +69,9 @@ pub const MAX_LABEL_OCTETS: usize = 63;
 #[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum LabelRules {
-    /// UTS #46 revision 33, Nontransitional Processing: what browsers, URL
-    /// parsers and most libraries implement (the `idna` crate, ICU's
+    /// UTS #46 revision 36, Nontransitional Processing unless the switches
+    /// say Transitional: what browsers, URL parsers and most libraries
+    /// implement (the `idna` crate, ICU's
     /// `uidna`, Node's `url`, ada).
     #[default]
     Uts46,
@@ -146,16 +148,16 @@ impl LabelRules {
     /// The document it follows.
     pub fn specification(self) -> &'static str {
         match self {
-            LabelRules::Uts46 => "UTS #46 revision 33 (Nontransitional Processing)",
+            LabelRules::Uts46 => "UTS #46 revision 36 (Unicode 18.0.0)",
             LabelRules::Idna2008 => "IDNA2008 lookup (RFC 5891 section 5, RFC 5892, RFC 5893)",
             LabelRules::Idna2003 => "IDNA2003 (RFC 3490 section 4, Nameprep for queries)",
             LabelRules::Url => {
                 "the URL Standard's host parser (special URLs; domains and IPv4), with its ASCII \
-                 fallback (whatwg/url a8d5ca37), on UTS #46 revision 33"
+                 fallback (whatwg/url a8d5ca37), on UTS #46 revision 36"
             }
             LabelRules::UrlBeforeAsciiFallback => {
                 "the URL Standard's host parser (special URLs; domains and IPv4), as written \
-                 before its ASCII fallback (whatwg/url a8d5ca37), on UTS #46 revision 33"
+                 before its ASCII fallback (whatwg/url a8d5ca37), on UTS #46 revision 36"
             }
         }
     }
@@ -167,11 +169,16 @@ impl fmt::Display for LabelRules {
     }
 }
 
-/// The switches UTS #46 leaves to its caller (section 4, Processing, and
-/// 4.2, ToASCII). Their defaults are the values of Unicode's own
-/// conformance data (`IdnaTestV2.txt`: all three on), the strict setting
-/// of a registry or a resolver; the URL Standard's "domain to ASCII" turns
-/// all three off ([`Switches::URL`]).
+/// The switches UTS #46 leaves to its caller: the boolean flags of
+/// section 4, Processing (CheckHyphens, CheckBidi, CheckJoiners,
+/// UseSTD3ASCIIRules, Transitional_Processing, IgnoreInvalidPunycode) and
+/// of 4.2, ToASCII (VerifyDnsLength). Their defaults are the values of
+/// Unicode's own conformance data (`IdnaTestV2.txt`: every check on,
+/// Nontransitional Processing, IgnoreInvalidPunycode off; its `toAsciiT`
+/// column has Transitional_Processing on), the strict setting of a
+/// registry or a resolver; the URL Standard's "domain to ASCII" turns
+/// CheckHyphens, UseSTD3ASCIIRules and VerifyDnsLength off and keeps the
+/// other four at these defaults ([`Switches::URL`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Switches {
     /// CheckHyphens: no hyphen-minus at the start, the end, or in both the
@@ -184,29 +191,96 @@ pub struct Switches {
     /// VerifyDnsLength: ToASCII's answer is 1 to 63 octets long (section
     /// 4.2, ToASCII). ToUnicode has none.
     pub verify_dns_length: bool,
+    /// CheckBidi: in a Bidi domain name, each label meets the six
+    /// conditions of RFC 5893 section 2 (UTS #46 section 4.1, criterion
+    /// 9). UTS #46 rules only.
+    pub check_bidi: bool,
+    /// CheckJoiners: U+200C and U+200D only where the ContextJ rules of
+    /// RFC 5892 Appendix A allow them (criterion 8). UTS #46 rules only.
+    pub check_joiners: bool,
+    /// Transitional_Processing (deprecated since UTS #46 revision 31):
+    /// step 1 maps the four deviation characters (U+00DF to `ss`, U+03C2
+    /// to U+03C3, U+200C and U+200D to nothing) and U+1E9E to `ss`, and a
+    /// label that does not begin with `xn--` is held to criterion 7's
+    /// "valid" only (section 4, step 1 and step 4; section 4.1, criterion
+    /// 7.1). UTS #46 rules only.
+    pub transitional_processing: bool,
+    /// IgnoreInvalidPunycode: an `xn--` label whose Punycode does not
+    /// convert is kept as it is instead of recording an error at once
+    /// (section 4, step 4, item 2); item 3 then records one all the same
+    /// (the label is ASCII only), so the answers are those without it,
+    /// refused by item 3's rule ([`uts46`]). UTS #46 rules only.
+    pub ignore_invalid_punycode: bool,
 }
 
 impl Switches {
-    /// All three on: Unicode's conformance data, a registry, a resolver.
+    /// Every check on, Nontransitional Processing, IgnoreInvalidPunycode
+    /// off: Unicode's conformance data, a registry, a resolver.
     pub const STRICT: Switches = Switches {
         check_hyphens: true,
         use_std3_ascii_rules: true,
         verify_dns_length: true,
+        check_bidi: true,
+        check_joiners: true,
+        transitional_processing: false,
+        ignore_invalid_punycode: false,
     };
 
-    /// All three off: the URL Standard's host parser (`beStrict` false).
+    /// The URL Standard's host parser (`beStrict` false): CheckHyphens,
+    /// UseSTD3ASCIIRules and VerifyDnsLength off, CheckBidi and
+    /// CheckJoiners on, Transitional_Processing and IgnoreInvalidPunycode
+    /// off (its "domain to ASCII", whatwg/url a6e4492).
     pub const URL: Switches = Switches {
         check_hyphens: false,
         use_std3_ascii_rules: false,
         verify_dns_length: false,
+        ..Switches::STRICT
     };
 
-    /// The switches as `CheckHyphens=true UseSTD3ASCIIRules=false ...`.
+    /// Whether the four switches only UTS #46 has (CheckBidi,
+    /// CheckJoiners, Transitional_Processing, IgnoreInvalidPunycode) are
+    /// at their defaults.
+    pub fn uts46_defaults(self) -> bool {
+        self.check_bidi
+            && self.check_joiners
+            && !self.transitional_processing
+            && !self.ignore_invalid_punycode
+    }
+
+    /// The switches as `CheckHyphens=true UseSTD3ASCIIRules=false ...`:
+    /// the first three always, each of the other four where it is not
+    /// its default.
     pub fn described(self) -> String {
-        format!(
+        let mut out = format!(
             "CheckHyphens={} UseSTD3ASCIIRules={} VerifyDnsLength={}",
             self.check_hyphens, self.use_std3_ascii_rules, self.verify_dns_length
-        )
+        );
+        for (name, value, default) in self.uts46_only() {
+            if value != default {
+                out.push_str(&format!(" {name}={value}"));
+            }
+        }
+        out
+    }
+
+    /// The four switches only UTS #46 has: (its name in UTS #46, its
+    /// value, its default).
+    fn uts46_only(self) -> [(&'static str, bool, bool); 4] {
+        let default = Switches::STRICT;
+        [
+            ("CheckBidi", self.check_bidi, default.check_bidi),
+            ("CheckJoiners", self.check_joiners, default.check_joiners),
+            (
+                "Transitional_Processing",
+                self.transitional_processing,
+                default.transitional_processing,
+            ),
+            (
+                "IgnoreInvalidPunycode",
+                self.ignore_invalid_punycode,
+                default.ignore_invalid_punycode,
+            ),
+        ]
     }
 }
 
@@ -252,6 +326,14 @@ pub struct LabelOptions {
     pub std3_rules: Option<bool>,
     /// `--verify-dns-length`.
     pub verify_dns_length: Option<bool>,
+    /// `--check-bidi` (with `--label-rules uts46`).
+    pub check_bidi: Option<bool>,
+    /// `--check-joiners` (with `--label-rules uts46`).
+    pub check_joiners: Option<bool>,
+    /// `--transitional-processing` (with `--label-rules uts46`).
+    pub transitional_processing: Option<bool>,
+    /// `--ignore-invalid-punycode` (with `--label-rules uts46`).
+    pub ignore_invalid_punycode: Option<bool>,
     /// `--be-strict` (with `--label-rules url`).
     pub be_strict: Option<bool>,
     /// `--url-ascii-fallback` (with `--label-rules url`).
@@ -266,14 +348,24 @@ impl LabelOptions {
 
     /// `base` with these options laid over it; for `domain` false (the
     /// `label` codec) the URL Standard's rules are refused. The URL
-    /// Standard sets the three switches from beStrict, so with its rules
-    /// they are refused too, and `--be-strict` and `--url-ascii-fallback`
-    /// are refused without them.
+    /// Standard sets the three switches from beStrict and the other four
+    /// to UTS #46's defaults, so with its rules they are refused too, and
+    /// `--be-strict` and `--url-ascii-fallback` are refused without them.
+    /// CheckBidi, CheckJoiners, Transitional_Processing and
+    /// IgnoreInvalidPunycode are UTS #46's own: with other rules, a value
+    /// other than the default is refused.
     pub fn applied(self, base: LabelProfile, domain: bool) -> Result<LabelProfile, String> {
         let mut rules = self.rules.unwrap_or(base.rules);
+        let uts46_given = [
+            self.check_bidi,
+            self.check_joiners,
+            self.transitional_processing,
+            self.ignore_invalid_punycode,
+        ];
         let switches_given = self.check_hyphens.is_some()
             || self.std3_rules.is_some()
-            || self.verify_dns_length.is_some();
+            || self.verify_dns_length.is_some()
+            || uts46_given.iter().any(Option::is_some);
         if !rules.is_url() {
             if self.be_strict.is_some() || self.url_ascii_fallback.is_some() {
                 return Err(
@@ -290,6 +382,40 @@ impl LabelOptions {
                 self.std3_rules.unwrap_or(switches.use_std3_ascii_rules);
             switches.verify_dns_length =
                 self.verify_dns_length.unwrap_or(switches.verify_dns_length);
+            if rules == LabelRules::Uts46 {
+                switches.check_bidi = self.check_bidi.unwrap_or(switches.check_bidi);
+                switches.check_joiners = self.check_joiners.unwrap_or(switches.check_joiners);
+                switches.transitional_processing = self
+                    .transitional_processing
+                    .unwrap_or(switches.transitional_processing);
+                switches.ignore_invalid_punycode = self
+                    .ignore_invalid_punycode
+                    .unwrap_or(switches.ignore_invalid_punycode);
+            } else {
+                let strict = Switches::STRICT;
+                let defaults = [
+                    strict.check_bidi,
+                    strict.check_joiners,
+                    strict.transitional_processing,
+                    strict.ignore_invalid_punycode,
+                ];
+                if uts46_given
+                    .iter()
+                    .zip(defaults)
+                    .any(|(given, default)| given.is_some_and(|v| v != default))
+                {
+                    return Err(format!(
+                        "--check-bidi, --check-joiners, --transitional-processing and \
+                         --ignore-invalid-punycode are UTS #46's parameters: they go with \
+                         --label-rules uts46 ({} applies its own rules, whole)",
+                        rules.specification()
+                    ));
+                }
+                switches.check_bidi = strict.check_bidi;
+                switches.check_joiners = strict.check_joiners;
+                switches.transitional_processing = strict.transitional_processing;
+                switches.ignore_invalid_punycode = strict.ignore_invalid_punycode;
+            }
             return Ok(LabelProfile { rules, switches });
         }
         if !domain {
@@ -302,9 +428,12 @@ impl LabelOptions {
         if switches_given {
             return Err(
                 "--label-rules url sets CheckHyphens, UseSTD3ASCIIRules and \
-                        VerifyDnsLength from beStrict, as the URL Standard does: give \
-                        --be-strict instead of --check-hyphens, --std3-rules and \
-                        --verify-dns-length"
+                        VerifyDnsLength from beStrict, and CheckBidi and CheckJoiners on, \
+                        Transitional_Processing and IgnoreInvalidPunycode off, as the URL \
+                        Standard does: give --be-strict instead of --check-hyphens, \
+                        --std3-rules and --verify-dns-length, and none of --check-bidi, \
+                        --check-joiners, --transitional-processing and \
+                        --ignore-invalid-punycode"
                     .into(),
             );
         }
@@ -357,6 +486,18 @@ impl LabelOptions {
                         given.verify_dns_length,
                         default.verify_dns_length,
                     ),
+                    ("check-bidi", given.check_bidi, default.check_bidi),
+                    ("check-joiners", given.check_joiners, default.check_joiners),
+                    (
+                        "transitional-processing",
+                        given.transitional_processing,
+                        default.transitional_processing,
+                    ),
+                    (
+                        "ignore-invalid-punycode",
+                        given.ignore_invalid_punycode,
+                        default.ignore_invalid_punycode,
+                    ),
                 ] {
                     if value != default {
                         out.push_str(&format!(" --{option} {value}"));
@@ -401,6 +542,10 @@ pub enum LabelError {
     /// The Punycode decodes to ASCII only: the label names an ASCII label
     /// (`xn--go-` is `go`).
     AsciiOnly,
+    /// The Punycode after `xn--` does not decode, and
+    /// IgnoreInvalidPunycode kept the label as it is, where item 3 of UTS
+    /// #46 section 4, step 4, refuses it: it is ASCII only.
+    InvalidPunycodeKept(punycode::Error),
     /// The U-label converts back to another A-label (RFC 5891 section
     /// 5.3): the one it converts back to.
     NotReencoded(String),
@@ -464,6 +609,11 @@ impl fmt::Display for LabelError {
                 "its Punycode decodes to u+{cp:04X}, which is not a Unicode scalar value"
             ),
             LabelError::Empty => f.write_str("its Punycode decodes to nothing"),
+            LabelError::InvalidPunycodeKept(e) => write!(
+                f,
+                "its Punycode does not decode ({e}); IgnoreInvalidPunycode keeps the label as \
+                 it is, which is ASCII only"
+            ),
             LabelError::AsciiOnly => {
                 f.write_str("its Punycode decodes to ASCII only, so it names an ASCII label")
             }
@@ -538,6 +688,10 @@ impl LabelError {
                     LabelError::Empty | LabelError::AsciiOnly | LabelError::NotReencoded(_) => {
                         "UTS #46 section 4, Processing, step 4, xn-- labels, item 3"
                     }
+                    LabelError::InvalidPunycodeKept(_) => {
+                        "UTS #46 section 4, Processing, step 4, xn-- labels, items 2 and 3, with \
+                         IgnoreInvalidPunycode"
+                    }
                     LabelError::NotNfc => "UTS #46 section 4.1, validity criterion 1",
                     LabelError::HyphensAt3And4 => "UTS #46 section 4.1, validity criterion 2",
                     LabelError::HyphenAtEnd => {
@@ -572,7 +726,10 @@ impl LabelError {
                 | LabelError::NotAceLabel
                 | LabelError::NonAsciiInAceLabel(_)
                 | LabelError::Empty
-                | LabelError::AsciiOnly => "RFC 5890 section 2.3.2.1, A-label and U-label",
+                | LabelError::AsciiOnly
+                | LabelError::InvalidPunycodeKept(_) => {
+                    "RFC 5890 section 2.3.2.1, A-label and U-label"
+                }
                 LabelError::Punycode(_) | LabelError::DecodesToNonScalar(_) => {
                     "RFC 5891 section 5.3, A-label input, and RFC 3492 section 6.2"
                 }
@@ -639,6 +796,7 @@ impl LabelError {
             LabelError::DecodesToNonScalar(_) => "decodes-to-non-scalar",
             LabelError::Empty => "empty",
             LabelError::AsciiOnly => "ascii-only",
+            LabelError::InvalidPunycodeKept(_) => "invalid-punycode-kept",
             LabelError::NotNfc => "not-nfc",
             LabelError::HyphensAt3And4 => "hyphens-3-4",
             LabelError::HyphenAtEnd => "hyphen-at-end",
@@ -758,5 +916,46 @@ mod tests {
             ..LabelOptions::default()
         };
         assert_eq!(uts46.applied(profile, true).unwrap(), LabelProfile::DEFAULT);
+    }
+
+    #[test]
+    fn uts46s_own_switches_go_with_its_rules_only() {
+        let transitional = LabelOptions {
+            transitional_processing: Some(true),
+            check_bidi: Some(false),
+            ..LabelOptions::default()
+        };
+        let profile = transitional.applied(LabelProfile::DEFAULT, false).unwrap();
+        assert!(profile.switches.transitional_processing && !profile.switches.check_bidi);
+        assert_eq!(
+            LabelOptions::printed(profile),
+            " --label-rules uts46 --check-bidi false --transitional-processing true"
+        );
+        assert_eq!(
+            profile.switches.described(),
+            "CheckHyphens=true UseSTD3ASCIIRules=true VerifyDnsLength=true CheckBidi=false \
+             Transitional_Processing=true"
+        );
+        // Refused with IDNA2008 and with the URL Standard's host parser,
+        // which set them themselves.
+        for rules in [LabelRules::Idna2008, LabelRules::Idna2003, LabelRules::Url] {
+            let options = LabelOptions {
+                rules: Some(rules),
+                ..transitional
+            };
+            let error = options.applied(LabelProfile::DEFAULT, true).unwrap_err();
+            assert!(error.contains("--transitional-processing"), "{error}");
+        }
+        // Their defaults are taken with any rules; leaving UTS #46 for
+        // IDNA2008 gives them back.
+        let idna2008 = LabelOptions {
+            rules: Some(LabelRules::Idna2008),
+            check_bidi: Some(true),
+            ..LabelOptions::default()
+        };
+        let back = idna2008.applied(profile, false).unwrap();
+        assert!(back.switches.uts46_defaults());
+        // The URL Standard's switches keep them at their defaults.
+        assert!(Switches::URL.uts46_defaults());
     }
 }
