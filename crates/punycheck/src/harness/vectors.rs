@@ -72,6 +72,22 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../vectors/domain-idna2008.toml"),
     ),
     (
+        "domain-transitional.toml",
+        include_str!("../../vectors/domain-transitional.toml"),
+    ),
+    (
+        "domain-no-check-bidi.toml",
+        include_str!("../../vectors/domain-no-check-bidi.toml"),
+    ),
+    (
+        "domain-no-check-joiners.toml",
+        include_str!("../../vectors/domain-no-check-joiners.toml"),
+    ),
+    (
+        "domain-ignore-invalid-punycode.toml",
+        include_str!("../../vectors/domain-ignore-invalid-punycode.toml"),
+    ),
+    (
         "label-idna2008.toml",
         include_str!("../../vectors/label-idna2008.toml"),
     ),
