@@ -29,7 +29,8 @@ pub(crate) struct Cli {
     #[arg(long, global = true, value_enum)]
     pub(crate) codec: Option<Codec>,
     /// With --codec label or domain: the standard a label is judged by
-    /// (uts46: UTS #46 revision 33, Nontransitional Processing).
+    /// (uts46: UTS #46 revision 36, Nontransitional Processing unless
+    /// --transitional-processing true).
     #[arg(long, global = true, value_enum, value_name = "RULES")]
     pub(crate) label_rules: Option<LabelRules>,
     /// With --codec label or domain: UTS #46's CheckHyphens switch (default true;
@@ -44,6 +45,23 @@ pub(crate) struct Cli {
     /// the URL Standard sets it false).
     #[arg(long, global = true, value_name = "BOOL")]
     pub(crate) verify_dns_length: Option<bool>,
+    /// With --label-rules uts46: UTS #46's CheckBidi switch (default true,
+    /// as in the URL Standard).
+    #[arg(long, global = true, value_name = "BOOL")]
+    pub(crate) check_bidi: Option<bool>,
+    /// With --label-rules uts46: UTS #46's CheckJoiners switch (default
+    /// true, as in the URL Standard).
+    #[arg(long, global = true, value_name = "BOOL")]
+    pub(crate) check_joiners: Option<bool>,
+    /// With --label-rules uts46: UTS #46's Transitional_Processing switch,
+    /// deprecated (default false, as in the URL Standard): ß, ς, ZWNJ, ZWJ
+    /// and ẞ mapped.
+    #[arg(long, global = true, value_name = "BOOL")]
+    pub(crate) transitional_processing: Option<bool>,
+    /// With --label-rules uts46: UTS #46's IgnoreInvalidPunycode switch
+    /// (default false, as in the URL Standard).
+    #[arg(long, global = true, value_name = "BOOL")]
+    pub(crate) ignore_invalid_punycode: Option<bool>,
     /// With --label-rules url: the URL Standard's beStrict (default false),
     /// which sets all three switches.
     #[arg(long, global = true, value_name = "BOOL")]
@@ -65,6 +83,10 @@ impl Cli {
             check_hyphens: self.check_hyphens,
             std3_rules: self.std3_rules,
             verify_dns_length: self.verify_dns_length,
+            check_bidi: self.check_bidi,
+            check_joiners: self.check_joiners,
+            transitional_processing: self.transitional_processing,
+            ignore_invalid_punycode: self.ignore_invalid_punycode,
             be_strict: self.be_strict,
             url_ascii_fallback: self.url_ascii_fallback,
         }
@@ -87,7 +109,8 @@ impl Cli {
 
 /// The error for a label option without a codec that takes it.
 pub(crate) const LABEL_OPTIONS_ALONE: &str = "--label-rules, --check-hyphens, --std3-rules, \
-     --verify-dns-length, --be-strict and --url-ascii-fallback go with --codec label or \
+     --verify-dns-length, --check-bidi, --check-joiners, --transitional-processing, \
+     --ignore-invalid-punycode, --be-strict and --url-ascii-fallback go with --codec label or \
      --codec domain";
 
 /// How an implementation is named, with what it is declared to support.
@@ -570,6 +593,10 @@ impl CheckArgs {
                 check_hyphens: None,
                 std3_rules: None,
                 verify_dns_length: None,
+                check_bidi: None,
+                check_joiners: None,
+                transitional_processing: None,
+                ignore_invalid_punycode: None,
                 be_strict: None,
                 url_ascii_fallback: None,
                 seconds: self.seconds,

@@ -56,6 +56,10 @@
 //! # check-hyphens = false      # --check-hyphens, --std3-rules and
 //! # std3-rules = false         # --verify-dns-length
 //! # verify-dns-length = false
+//! # check-bidi = false         # with label-rules = "uts46": --check-bidi,
+//! # check-joiners = false      # --check-joiners, --transitional-processing
+//! # transitional-processing = true # and --ignore-invalid-punycode
+//! # ignore-invalid-punycode = true
 //! # be-strict = true           # with label-rules = "url": as --be-strict,
 //! # url-ascii-fallback = false # --url-ascii-fallback
 //! seconds = 30.0              # as --seconds
@@ -168,6 +172,14 @@ pub struct Check {
     pub std3_rules: Option<bool>,
     /// `--verify-dns-length` (with `codec = "label"`).
     pub verify_dns_length: Option<bool>,
+    /// `--check-bidi` (with `label-rules = "uts46"`).
+    pub check_bidi: Option<bool>,
+    /// `--check-joiners` (with `label-rules = "uts46"`).
+    pub check_joiners: Option<bool>,
+    /// `--transitional-processing` (with `label-rules = "uts46"`).
+    pub transitional_processing: Option<bool>,
+    /// `--ignore-invalid-punycode` (with `label-rules = "uts46"`).
+    pub ignore_invalid_punycode: Option<bool>,
     /// `--be-strict` (with `label-rules = "url"`).
     pub be_strict: Option<bool>,
     /// `--url-ascii-fallback` (with `label-rules = "url"`).
@@ -405,7 +417,8 @@ impl Check {
                 Ok(codec.with_profile(options.applied(profile, codec.is_domain())?))
             }
             _ if options.any() => Err(
-                "label-rules, check-hyphens, std3-rules, verify-dns-length, be-strict and \
+                "label-rules, check-hyphens, std3-rules, verify-dns-length, check-bidi, \
+                 check-joiners, transitional-processing, ignore-invalid-punycode, be-strict and \
                  url-ascii-fallback go with codec = \"label\" or \"domain\" (--codec label, \
                  --codec domain)"
                     .into(),
@@ -421,6 +434,10 @@ impl Check {
             check_hyphens: self.check_hyphens,
             std3_rules: self.std3_rules,
             verify_dns_length: self.verify_dns_length,
+            check_bidi: self.check_bidi,
+            check_joiners: self.check_joiners,
+            transitional_processing: self.transitional_processing,
+            ignore_invalid_punycode: self.ignore_invalid_punycode,
             be_strict: self.be_strict,
             url_ascii_fallback: self.url_ascii_fallback,
         }
@@ -437,6 +454,14 @@ impl Check {
             check_hyphens: self.check_hyphens.or(lower.check_hyphens),
             std3_rules: self.std3_rules.or(lower.std3_rules),
             verify_dns_length: self.verify_dns_length.or(lower.verify_dns_length),
+            check_bidi: self.check_bidi.or(lower.check_bidi),
+            check_joiners: self.check_joiners.or(lower.check_joiners),
+            transitional_processing: self
+                .transitional_processing
+                .or(lower.transitional_processing),
+            ignore_invalid_punycode: self
+                .ignore_invalid_punycode
+                .or(lower.ignore_invalid_punycode),
             be_strict: self.be_strict.or(lower.be_strict),
             url_ascii_fallback: self.url_ascii_fallback.or(lower.url_ascii_fallback),
             seconds: self.seconds.or(lower.seconds),

@@ -233,6 +233,10 @@ fn run(cli: Cli) -> ExitCode {
             layer.check.check_hyphens = cli.check_hyphens;
             layer.check.std3_rules = cli.std3_rules;
             layer.check.verify_dns_length = cli.verify_dns_length;
+            layer.check.check_bidi = cli.check_bidi;
+            layer.check.check_joiners = cli.check_joiners;
+            layer.check.transitional_processing = cli.transitional_processing;
+            layer.check.ignore_invalid_punycode = cli.ignore_invalid_punycode;
             layer.check.be_strict = cli.be_strict;
             layer.check.url_ascii_fallback = cli.url_ascii_fallback;
             commands::check::run(layer, config.as_deref(), timings, out)

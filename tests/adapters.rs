@@ -340,6 +340,8 @@ gates! {
     domain_node_url: true,
     domain_tr46_strict: false,
     domain_tr46_url: false,
+    domain_tr46_defaults: false,
+    domain_tr46_transitional: false,
     domain_node_host: true,
     domain_whatwg_url: false,
     domain_whatwg_url_16: false,

@@ -810,3 +810,47 @@ fn a_configured_gate_with_a_baseline() {
     assert!(report.contains("no longer reproduce"), "{report}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// UTS #46's own parameters on the command line: the reference answers
+/// under them (`faß` is `fass` with Transitional Processing), a value
+/// other than the default with other rules is a usage error that says
+/// why, and `list` says why the `idna` crate is not among the built-ins
+/// under them.
+#[test]
+fn uts46s_own_parameters_change_the_answer_and_go_with_uts46_only() {
+    let transitional = ["--codec", "label", "--transitional-processing", "true"];
+    let out = run(&[&transitional[..], &["encode", "--impl", "label-ref", "faß"]].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("fass"), "{}", text(&out.stdout));
+    let out = run(&["--codec", "label", "encode", "--impl", "label-ref", "faß"]);
+    assert!(
+        text(&out.stdout).contains("xn--fa-hia"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = run(&[
+        "--codec",
+        "label",
+        "--label-rules",
+        "idna2008",
+        "--check-bidi",
+        "false",
+        "encode",
+        "--impl",
+        "label-ref",
+        "a",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--check-bidi, --check-joiners"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run(&[&transitional[..], &["list"]].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("Transitional_Processing"),
+        "{}",
+        text(&out.stdout)
+    );
+}

@@ -65,6 +65,12 @@ fn the_export_validates_and_every_test_is_the_references_answer() {
             profile.switches.check_hyphens = switch("checkHyphens");
             profile.switches.use_std3_ascii_rules = switch("useStd3AsciiRules");
             profile.switches.verify_dns_length = switch("verifyDnsLength");
+            // UTS #46's other four: written only where not the default.
+            let or = |key: &str, default: bool| group[key].as_bool().unwrap_or(default);
+            profile.switches.check_bidi = or("checkBidi", true);
+            profile.switches.check_joiners = or("checkJoiners", true);
+            profile.switches.transitional_processing = or("transitionalProcessing", false);
+            profile.switches.ignore_invalid_punycode = or("ignoreInvalidPunycode", false);
         }
         for test in group["tests"].as_array().unwrap() {
             seen += 1;

@@ -33,6 +33,7 @@ mod so;
 mod survey;
 mod time_plan;
 mod utf8;
+mod uts46_parameters;
 
 mod tests {
     /// Every `.rs` file of `tests/` is a module of this binary, or a test

@@ -21,6 +21,15 @@
 //   tr46-url     the same with checkHyphens, useSTD3ASCIIRules and
 //                verifyDNSLength false: the URL Standard's "domain to ASCII"
 //                with beStrict false (whatwg-url's own call).
+//   tr46-defaults  tr46 7.0.0's toASCII(name) and toUnicode(name) with no
+//                options: the package's own defaults (index.js 269-277,
+//                321-327), every check off (CheckHyphens, CheckBidi,
+//                CheckJoiners, UseSTD3ASCIIRules, VerifyDnsLength false),
+//                Nontransitional, IgnoreInvalidPunycode false.
+//   tr46-transitional  tr46-strict's options with transitionalProcessing
+//                and ignoreInvalidPunycode true: UTS #46 with every check
+//                on, Transitional Processing (deprecated), invalid
+//                Punycode kept.
 // The URL Standard's host parser (--label-rules url), through a whole URL,
 // "http://" + host + "/", its hostname the answer (an IPv4 address is
 // serialized by the parser); ToASCII only (declare --encode-only: no URL
@@ -66,7 +75,7 @@
 const path = require('node:path');
 
 const mode = process.argv[2];
-const modes = ['node-url', 'tr46-strict', 'tr46-url', 'node-host', 'node-url-host', 'whatwg-url', 'whatwg-url-16'];
+const modes = ['node-url', 'tr46-strict', 'tr46-url', 'tr46-defaults', 'tr46-transitional', 'node-host', 'node-url-host', 'whatwg-url', 'whatwg-url-16'];
 if (process.argv.length !== 3 || !modes.includes(mode)) {
 	process.stderr.write('usage: node node_domain.js ' + modes.join('|') + '\n');
 	process.exit(2);
@@ -151,14 +160,16 @@ if (mode === 'node-host') {
 	};
 } else {
 	const tr46 = require(path.join(__dirname, '..', 'node', 'node_modules', 'tr46-7.0.0'));
-	const strict = mode === 'tr46-strict';
-	const options = {
+	const strict = mode === 'tr46-strict' || mode === 'tr46-transitional';
+	const transitional = mode === 'tr46-transitional';
+	const options = mode === 'tr46-defaults' ? undefined : {
 		checkHyphens: strict,
 		checkBidi: true,
 		checkJoiners: true,
 		useSTD3ASCIIRules: strict,
 		verifyDNSLength: strict,
-		transitionalProcessing: false,
+		transitionalProcessing: transitional,
+		ignoreInvalidPunycode: transitional,
 	};
 	toASCII = (name) => tr46.toASCII(name, options);
 	toUnicode = (name) => {

@@ -340,6 +340,10 @@ fn rules_of(table: &toml::Table) -> (String, Option<String>) {
         "check-hyphens",
         "std3-rules",
         "verify-dns-length",
+        "check-bidi",
+        "check-joiners",
+        "transitional-processing",
+        "ignore-invalid-punycode",
         "be-strict",
         "url-ascii-fallback",
     ]

@@ -52,6 +52,46 @@ fn the_domain_vectors_hold_for_the_reference_and_the_idna_crate() {
     }
 }
 
+/// UTS #46's other four parameters (one vector file each: CheckBidi and
+/// CheckJoiners off, Transitional_Processing and IgnoreInvalidPunycode
+/// on): each file's cases hold for the reference under its profile, and
+/// each file but IgnoreInvalidPunycode's holds cases that the default
+/// profile answers otherwise (the parameter is what they ask), where
+/// IgnoreInvalidPunycode's are answered alike under the default (UTS #46
+/// section 4, step 4, item 3 refuses what item 2 kept).
+#[test]
+fn the_vectors_of_uts46s_other_parameters_hold_for_the_reference() {
+    use punycheck::harness::compare::reference_for;
+    for (file, least, differ_by_default) in [
+        ("domain-transitional.toml", 8, 7),
+        ("domain-no-check-bidi.toml", 5, 4),
+        ("domain-no-check-joiners.toml", 4, 3),
+        ("domain-ignore-invalid-punycode.toml", 3, 0),
+    ] {
+        let cases: Vec<Case> = domain_cases()
+            .into_iter()
+            .filter(|c| c.file == file)
+            .collect();
+        assert!(cases.len() >= least, "{file}: {}", cases.len());
+        let mut differ = 0;
+        for case in &cases {
+            let profile = case.codec.label_profile().unwrap();
+            assert_eq!(profile.rules, LabelRules::Uts46, "{}", case.name);
+            assert!(!profile.switches.uts46_defaults(), "{}", case.name);
+            let request = request_of(case);
+            let got = reference_for(case.codec, &request).expect("the reference answers");
+            assert_eq!(got, case.expected, "{} ({file})", case.name);
+            let default = reference_for(Codec::Domain(LabelProfile::DEFAULT), &request).unwrap();
+            let alike = match (&default, &got) {
+                (Expected::Error(_), Expected::Error(_)) => true,
+                (a, b) => a == b,
+            };
+            differ += usize::from(!alike);
+        }
+        assert_eq!(differ, differ_by_default, "{file}");
+    }
+}
+
 /// The URL Standard's host parser: its vectors hold for the reference,
 /// under each text, and both files ask the same questions.
 #[test]

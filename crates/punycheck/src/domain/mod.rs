@@ -631,7 +631,7 @@ pub fn to_unicode(profile: LabelProfile, name: &[u8]) -> Result<Vec<u32>, Domain
 /// and validated, CheckBidi across them.
 fn uts46_process(switches: Switches, input: &[char]) -> Result<Vec<Vec<char>>, DomainError> {
     // Steps 1 and 2, on the whole name.
-    let mapped = label::uts46::map_normalize(input).map_err(|error| {
+    let mapped = label::uts46::map_normalize_as(switches, input).map_err(|error| {
         // The label of the culprit: the full stops its mapped prefix holds.
         let index = match error {
             LabelError::Disallowed(cp) => input
@@ -658,8 +658,10 @@ fn uts46_process(switches: Switches, input: &[char]) -> Result<Vec<Vec<char>>, D
                 .map_err(|error| labelled(index, &label, error))
         })
         .collect::<Result<Vec<Vec<char>>, DomainError>>()?;
-    // Criterion 9.
-    check_bidi(&labels)?;
+    // Criterion 9, with CheckBidi.
+    if switches.check_bidi {
+        check_bidi(&labels)?;
+    }
     Ok(labels)
 }
 

@@ -251,7 +251,8 @@ impl LabelShape {
 /// IDNA2008, IDNA2003, the URL Standard's host parser as of its ASCII
 /// fallback and before it, for 0 to 4), [`LabelRules::ALL`] for the label
 /// reference, UTS #46 alone against the `idna` crate and ICU, which
-/// implement nothing else.
+/// implement nothing else. UTS #46's other four switches keep their
+/// defaults, the only setting the `idna` crate and ICU implement.
 pub fn profile_of(byte: u8, rules: &[LabelRules]) -> LabelProfile {
     let rules = rules
         .get(usize::from(byte >> 3) % rules.len().max(1))
@@ -263,6 +264,7 @@ pub fn profile_of(byte: u8, rules: &[LabelRules]) -> LabelProfile {
             check_hyphens: byte & 1 != 0,
             use_std3_ascii_rules: byte & 2 != 0,
             verify_dns_length: byte & 4 != 0,
+            ..Switches::STRICT
         },
     }
 }
@@ -322,6 +324,19 @@ pub fn codec_options(codec: Codec) -> String {
             " --label-rules {} --check-hyphens {} --std3-rules {} --verify-dns-length {}",
             profile.rules, s.check_hyphens, s.use_std3_ascii_rules, s.verify_dns_length
         ));
+        // UTS #46's other four, where they are not their defaults.
+        let printed = crate::label::LabelOptions::printed(profile);
+        for option in [
+            "--check-bidi",
+            "--check-joiners",
+            "--transitional-processing",
+            "--ignore-invalid-punycode",
+        ] {
+            if let Some(at) = printed.find(option) {
+                let value = printed[at..].split(' ').nth(1).unwrap_or_default();
+                out.push_str(&format!(" {option} {value}"));
+            }
+        }
     }
     out
 }

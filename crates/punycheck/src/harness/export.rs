@@ -78,6 +78,28 @@ pub struct Group {
     /// For the `label` codec: VerifyDnsLength.
     #[serde(rename = "verifyDnsLength", skip_serializing_if = "Option::is_none")]
     pub verify_dns_length: Option<bool>,
+    /// For the `label` and `domain` codecs under UTS #46: CheckBidi,
+    /// where it is off.
+    #[serde(rename = "checkBidi", skip_serializing_if = "Option::is_none")]
+    pub check_bidi: Option<bool>,
+    /// For the `label` and `domain` codecs under UTS #46: CheckJoiners,
+    /// where it is off.
+    #[serde(rename = "checkJoiners", skip_serializing_if = "Option::is_none")]
+    pub check_joiners: Option<bool>,
+    /// For the `label` and `domain` codecs under UTS #46:
+    /// Transitional_Processing, where it is on.
+    #[serde(
+        rename = "transitionalProcessing",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub transitional_processing: Option<bool>,
+    /// For the `label` and `domain` codecs under UTS #46:
+    /// IgnoreInvalidPunycode, where it is on.
+    #[serde(
+        rename = "ignoreInvalidPunycode",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ignore_invalid_punycode: Option<bool>,
     /// `encode` or `decode`.
     pub direction: &'static str,
     /// The vector file the cases come from.
@@ -395,6 +417,29 @@ pub fn document(cases: &[Case]) -> Document {
                         .codec
                         .label_profile()
                         .map(|p| p.switches.verify_dns_length),
+                    // UTS #46's other four, written where they are not
+                    // their defaults (a consumer that knows only the first
+                    // three reads the groups it can run as before).
+                    check_bidi: case
+                        .codec
+                        .label_profile()
+                        .map(|p| p.switches.check_bidi)
+                        .filter(|&on| !on),
+                    check_joiners: case
+                        .codec
+                        .label_profile()
+                        .map(|p| p.switches.check_joiners)
+                        .filter(|&on| !on),
+                    transitional_processing: case
+                        .codec
+                        .label_profile()
+                        .map(|p| p.switches.transitional_processing)
+                        .filter(|&on| on),
+                    ignore_invalid_punycode: case
+                        .codec
+                        .label_profile()
+                        .map(|p| p.switches.ignore_invalid_punycode)
+                        .filter(|&on| on),
                     direction,
                     source: case.file.clone(),
                     tests: Vec::new(),

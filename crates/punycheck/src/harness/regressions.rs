@@ -198,8 +198,9 @@ impl File {
 
 /// The lines at the top of a file of `codec`'s cases that the vector
 /// loader reads its codec and profile from ([`vectors::file_codec`]): the
-/// codec (none for Punycode), the rules, and each switch that is off
-/// (each is on by default); under the URL Standard, beStrict when on (its
+/// codec (none for Punycode), the rules, each of the first three switches
+/// that is off (each is on by default) and each of UTS #46's other four
+/// that is not its default; under the URL Standard, beStrict when on (its
 /// switches follow from it).
 pub fn header(codec: Codec) -> Vec<(&'static str, Value)> {
     let mut lines = Vec::new();
@@ -225,6 +226,30 @@ pub fn header(codec: Codec) -> Vec<(&'static str, Value)> {
     ] {
         if !on {
             lines.push((key, Value::from(false)));
+        }
+    }
+    // UTS #46's other four, each where it is not its default.
+    let strict = crate::label::Switches::STRICT;
+    for (key, value, default) in [
+        ("check-bidi", switches.check_bidi, strict.check_bidi),
+        (
+            "check-joiners",
+            switches.check_joiners,
+            strict.check_joiners,
+        ),
+        (
+            "transitional-processing",
+            switches.transitional_processing,
+            strict.transitional_processing,
+        ),
+        (
+            "ignore-invalid-punycode",
+            switches.ignore_invalid_punycode,
+            strict.ignore_invalid_punycode,
+        ),
+    ] {
+        if value != default {
+            lines.push((key, Value::from(value)));
         }
     }
     lines
@@ -364,6 +389,7 @@ mod tests {
                             check_hyphens: bits & 1 != 0,
                             use_std3_ascii_rules: bits & 2 != 0,
                             verify_dns_length: bits & 4 != 0,
+                            ..Switches::STRICT
                         })
                         .collect()
                 };

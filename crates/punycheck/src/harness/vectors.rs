@@ -72,6 +72,22 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../vectors/domain-idna2008.toml"),
     ),
     (
+        "domain-transitional.toml",
+        include_str!("../../vectors/domain-transitional.toml"),
+    ),
+    (
+        "domain-no-check-bidi.toml",
+        include_str!("../../vectors/domain-no-check-bidi.toml"),
+    ),
+    (
+        "domain-no-check-joiners.toml",
+        include_str!("../../vectors/domain-no-check-joiners.toml"),
+    ),
+    (
+        "domain-ignore-invalid-punycode.toml",
+        include_str!("../../vectors/domain-ignore-invalid-punycode.toml"),
+    ),
+    (
         "label-idna2008.toml",
         include_str!("../../vectors/label-idna2008.toml"),
     ),
@@ -123,6 +139,16 @@ struct RawFile {
     std3_rules: Option<bool>,
     /// For `codec = "label"`: VerifyDnsLength (on by default).
     verify_dns_length: Option<bool>,
+    /// For `label-rules = "uts46"`: CheckBidi (on by default).
+    check_bidi: Option<bool>,
+    /// For `label-rules = "uts46"`: CheckJoiners (on by default).
+    check_joiners: Option<bool>,
+    /// For `label-rules = "uts46"`: Transitional_Processing (off by
+    /// default).
+    transitional_processing: Option<bool>,
+    /// For `label-rules = "uts46"`: IgnoreInvalidPunycode (off by
+    /// default).
+    ignore_invalid_punycode: Option<bool>,
     /// For `label-rules = "url"`: the URL Standard's beStrict (off by
     /// default).
     be_strict: Option<bool>,
@@ -255,8 +281,9 @@ pub fn file_codec(file: &str, text: &str) -> Result<Codec, DataError> {
 }
 
 /// The codec a file's `codec` line says, with the profile its
-/// `label-rules`, `check-hyphens`, `std3-rules`, `verify-dns-length` and
-/// `be-strict` lines give the label and domain codecs (UTS #46, every
+/// `label-rules`, `check-hyphens`, `std3-rules`, `verify-dns-length`,
+/// `check-bidi`, `check-joiners`, `transitional-processing`,
+/// `ignore-invalid-punycode` and `be-strict` lines give the label and domain codecs (UTS #46, every
 /// switch on, by default).
 fn raw_codec(file: &str, raw: &RawFile) -> Result<Codec, DataError> {
     let codec = match raw.codec.as_deref() {
@@ -276,6 +303,10 @@ fn raw_codec(file: &str, raw: &RawFile) -> Result<Codec, DataError> {
         check_hyphens: raw.check_hyphens,
         std3_rules: raw.std3_rules,
         verify_dns_length: raw.verify_dns_length,
+        check_bidi: raw.check_bidi,
+        check_joiners: raw.check_joiners,
+        transitional_processing: raw.transitional_processing,
+        ignore_invalid_punycode: raw.ignore_invalid_punycode,
         be_strict: raw.be_strict,
         url_ascii_fallback: None,
     };
@@ -283,8 +314,9 @@ fn raw_codec(file: &str, raw: &RawFile) -> Result<Codec, DataError> {
         if options.any() {
             return Err(DataError::invalid(
                 file,
-                "label-rules, check-hyphens, std3-rules, verify-dns-length and be-strict are for \
-                 codec = \"label\" and \"domain\"",
+                "label-rules, check-hyphens, std3-rules, verify-dns-length, check-bidi, \
+                 check-joiners, transitional-processing, ignore-invalid-punycode and be-strict \
+                 are for codec = \"label\" and \"domain\"",
             ));
         }
         return Ok(codec);

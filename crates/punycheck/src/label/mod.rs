@@ -27,17 +27,21 @@
 //! sets them differently from a registry).
 //!
 //! - [`LabelRules::Uts46`]: UTS #46 (Unicode IDNA Compatibility
-//!   Processing), revision 33, Nontransitional Processing, CheckBidi and
-//!   CheckJoiners on, IgnoreInvalidPunycode off ([`uts46`]).
+//!   Processing), revision 36 (Unicode 18.0.0), with all seven of its
+//!   flags the caller's ([`Switches`]): by default Nontransitional
+//!   Processing, every check on, IgnoreInvalidPunycode off ([`uts46`]).
 //! - [`LabelRules::Idna2008`]: IDNA2008 lookup, RFC 5891 section 5, with
 //!   RFC 5892's derived properties computed by its own algorithm
 //!   ([`idna2008`]).
 //! - [`LabelRules::Idna2003`]: IDNA2003, RFC 3490 section 4 with Nameprep
 //!   for queries, on RFC 3454's tables ([`idna2003`]).
 
+mod error;
 pub mod idna2003;
 pub mod idna2008;
 pub mod uts46;
+
+pub use error::LabelError;
 
 use std::fmt;
 
@@ -68,8 +72,9 @@ pub const MAX_LABEL_OCTETS: usize = 63;
 #[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum LabelRules {
-    /// UTS #46 revision 33, Nontransitional Processing: what browsers, URL
-    /// parsers and most libraries implement (the `idna` crate, ICU's
+    /// UTS #46 revision 36, Nontransitional Processing unless the switches
+    /// say Transitional: what browsers, URL parsers and most libraries
+    /// implement (the `idna` crate, ICU's
     /// `uidna`, Node's `url`, ada).
     #[default]
     Uts46,
@@ -146,16 +151,16 @@ impl LabelRules {
     /// The document it follows.
     pub fn specification(self) -> &'static str {
         match self {
-            LabelRules::Uts46 => "UTS #46 revision 33 (Nontransitional Processing)",
+            LabelRules::Uts46 => "UTS #46 revision 36 (Unicode 18.0.0)",
             LabelRules::Idna2008 => "IDNA2008 lookup (RFC 5891 section 5, RFC 5892, RFC 5893)",
             LabelRules::Idna2003 => "IDNA2003 (RFC 3490 section 4, Nameprep for queries)",
             LabelRules::Url => {
                 "the URL Standard's host parser (special URLs; domains and IPv4), with its ASCII \
-                 fallback (whatwg/url a8d5ca37), on UTS #46 revision 33"
+                 fallback (whatwg/url a8d5ca37), on UTS #46 revision 36"
             }
             LabelRules::UrlBeforeAsciiFallback => {
                 "the URL Standard's host parser (special URLs; domains and IPv4), as written \
-                 before its ASCII fallback (whatwg/url a8d5ca37), on UTS #46 revision 33"
+                 before its ASCII fallback (whatwg/url a8d5ca37), on UTS #46 revision 36"
             }
         }
     }
@@ -167,11 +172,16 @@ impl fmt::Display for LabelRules {
     }
 }
 
-/// The switches UTS #46 leaves to its caller (section 4, Processing, and
-/// 4.2, ToASCII). Their defaults are the values of Unicode's own
-/// conformance data (`IdnaTestV2.txt`: all three on), the strict setting
-/// of a registry or a resolver; the URL Standard's "domain to ASCII" turns
-/// all three off ([`Switches::URL`]).
+/// The switches UTS #46 leaves to its caller: the boolean flags of
+/// section 4, Processing (CheckHyphens, CheckBidi, CheckJoiners,
+/// UseSTD3ASCIIRules, Transitional_Processing, IgnoreInvalidPunycode) and
+/// of 4.2, ToASCII (VerifyDnsLength). Their defaults are the values of
+/// Unicode's own conformance data (`IdnaTestV2.txt`: every check on,
+/// Nontransitional Processing, IgnoreInvalidPunycode off; its `toAsciiT`
+/// column has Transitional_Processing on), the strict setting of a
+/// registry or a resolver; the URL Standard's "domain to ASCII" turns
+/// CheckHyphens, UseSTD3ASCIIRules and VerifyDnsLength off and keeps the
+/// other four at these defaults ([`Switches::URL`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Switches {
     /// CheckHyphens: no hyphen-minus at the start, the end, or in both the
@@ -184,29 +194,96 @@ pub struct Switches {
     /// VerifyDnsLength: ToASCII's answer is 1 to 63 octets long (section
     /// 4.2, ToASCII). ToUnicode has none.
     pub verify_dns_length: bool,
+    /// CheckBidi: in a Bidi domain name, each label meets the six
+    /// conditions of RFC 5893 section 2 (UTS #46 section 4.1, criterion
+    /// 9). UTS #46 rules only.
+    pub check_bidi: bool,
+    /// CheckJoiners: U+200C and U+200D only where the ContextJ rules of
+    /// RFC 5892 Appendix A allow them (criterion 8). UTS #46 rules only.
+    pub check_joiners: bool,
+    /// Transitional_Processing (deprecated since UTS #46 revision 31):
+    /// step 1 maps the four deviation characters (U+00DF to `ss`, U+03C2
+    /// to U+03C3, U+200C and U+200D to nothing) and U+1E9E to `ss`, and a
+    /// label that does not begin with `xn--` is held to criterion 7's
+    /// "valid" only (section 4, step 1 and step 4; section 4.1, criterion
+    /// 7.1). UTS #46 rules only.
+    pub transitional_processing: bool,
+    /// IgnoreInvalidPunycode: an `xn--` label whose Punycode does not
+    /// convert is kept as it is instead of recording an error at once
+    /// (section 4, step 4, item 2); item 3 then records one all the same
+    /// (the label is ASCII only), so the answers are those without it,
+    /// refused by item 3's rule ([`uts46`]). UTS #46 rules only.
+    pub ignore_invalid_punycode: bool,
 }
 
 impl Switches {
-    /// All three on: Unicode's conformance data, a registry, a resolver.
+    /// Every check on, Nontransitional Processing, IgnoreInvalidPunycode
+    /// off: Unicode's conformance data, a registry, a resolver.
     pub const STRICT: Switches = Switches {
         check_hyphens: true,
         use_std3_ascii_rules: true,
         verify_dns_length: true,
+        check_bidi: true,
+        check_joiners: true,
+        transitional_processing: false,
+        ignore_invalid_punycode: false,
     };
 
-    /// All three off: the URL Standard's host parser (`beStrict` false).
+    /// The URL Standard's host parser (`beStrict` false): CheckHyphens,
+    /// UseSTD3ASCIIRules and VerifyDnsLength off, CheckBidi and
+    /// CheckJoiners on, Transitional_Processing and IgnoreInvalidPunycode
+    /// off (its "domain to ASCII", whatwg/url a6e4492).
     pub const URL: Switches = Switches {
         check_hyphens: false,
         use_std3_ascii_rules: false,
         verify_dns_length: false,
+        ..Switches::STRICT
     };
 
-    /// The switches as `CheckHyphens=true UseSTD3ASCIIRules=false ...`.
+    /// Whether the four switches only UTS #46 has (CheckBidi,
+    /// CheckJoiners, Transitional_Processing, IgnoreInvalidPunycode) are
+    /// at their defaults.
+    pub fn uts46_defaults(self) -> bool {
+        self.check_bidi
+            && self.check_joiners
+            && !self.transitional_processing
+            && !self.ignore_invalid_punycode
+    }
+
+    /// The switches as `CheckHyphens=true UseSTD3ASCIIRules=false ...`:
+    /// the first three always, each of the other four where it is not
+    /// its default.
     pub fn described(self) -> String {
-        format!(
+        let mut out = format!(
             "CheckHyphens={} UseSTD3ASCIIRules={} VerifyDnsLength={}",
             self.check_hyphens, self.use_std3_ascii_rules, self.verify_dns_length
-        )
+        );
+        for (name, value, default) in self.uts46_only() {
+            if value != default {
+                out.push_str(&format!(" {name}={value}"));
+            }
+        }
+        out
+    }
+
+    /// The four switches only UTS #46 has: (its name in UTS #46, its
+    /// value, its default).
+    fn uts46_only(self) -> [(&'static str, bool, bool); 4] {
+        let default = Switches::STRICT;
+        [
+            ("CheckBidi", self.check_bidi, default.check_bidi),
+            ("CheckJoiners", self.check_joiners, default.check_joiners),
+            (
+                "Transitional_Processing",
+                self.transitional_processing,
+                default.transitional_processing,
+            ),
+            (
+                "IgnoreInvalidPunycode",
+                self.ignore_invalid_punycode,
+                default.ignore_invalid_punycode,
+            ),
+        ]
     }
 }
 
@@ -252,6 +329,14 @@ pub struct LabelOptions {
     pub std3_rules: Option<bool>,
     /// `--verify-dns-length`.
     pub verify_dns_length: Option<bool>,
+    /// `--check-bidi` (with `--label-rules uts46`).
+    pub check_bidi: Option<bool>,
+    /// `--check-joiners` (with `--label-rules uts46`).
+    pub check_joiners: Option<bool>,
+    /// `--transitional-processing` (with `--label-rules uts46`).
+    pub transitional_processing: Option<bool>,
+    /// `--ignore-invalid-punycode` (with `--label-rules uts46`).
+    pub ignore_invalid_punycode: Option<bool>,
     /// `--be-strict` (with `--label-rules url`).
     pub be_strict: Option<bool>,
     /// `--url-ascii-fallback` (with `--label-rules url`).
@@ -266,14 +351,24 @@ impl LabelOptions {
 
     /// `base` with these options laid over it; for `domain` false (the
     /// `label` codec) the URL Standard's rules are refused. The URL
-    /// Standard sets the three switches from beStrict, so with its rules
-    /// they are refused too, and `--be-strict` and `--url-ascii-fallback`
-    /// are refused without them.
+    /// Standard sets the three switches from beStrict and the other four
+    /// to UTS #46's defaults, so with its rules they are refused too, and
+    /// `--be-strict` and `--url-ascii-fallback` are refused without them.
+    /// CheckBidi, CheckJoiners, Transitional_Processing and
+    /// IgnoreInvalidPunycode are UTS #46's own: with other rules, a value
+    /// other than the default is refused.
     pub fn applied(self, base: LabelProfile, domain: bool) -> Result<LabelProfile, String> {
         let mut rules = self.rules.unwrap_or(base.rules);
+        let uts46_given = [
+            self.check_bidi,
+            self.check_joiners,
+            self.transitional_processing,
+            self.ignore_invalid_punycode,
+        ];
         let switches_given = self.check_hyphens.is_some()
             || self.std3_rules.is_some()
-            || self.verify_dns_length.is_some();
+            || self.verify_dns_length.is_some()
+            || uts46_given.iter().any(Option::is_some);
         if !rules.is_url() {
             if self.be_strict.is_some() || self.url_ascii_fallback.is_some() {
                 return Err(
@@ -290,6 +385,40 @@ impl LabelOptions {
                 self.std3_rules.unwrap_or(switches.use_std3_ascii_rules);
             switches.verify_dns_length =
                 self.verify_dns_length.unwrap_or(switches.verify_dns_length);
+            if rules == LabelRules::Uts46 {
+                switches.check_bidi = self.check_bidi.unwrap_or(switches.check_bidi);
+                switches.check_joiners = self.check_joiners.unwrap_or(switches.check_joiners);
+                switches.transitional_processing = self
+                    .transitional_processing
+                    .unwrap_or(switches.transitional_processing);
+                switches.ignore_invalid_punycode = self
+                    .ignore_invalid_punycode
+                    .unwrap_or(switches.ignore_invalid_punycode);
+            } else {
+                let strict = Switches::STRICT;
+                let defaults = [
+                    strict.check_bidi,
+                    strict.check_joiners,
+                    strict.transitional_processing,
+                    strict.ignore_invalid_punycode,
+                ];
+                if uts46_given
+                    .iter()
+                    .zip(defaults)
+                    .any(|(given, default)| given.is_some_and(|v| v != default))
+                {
+                    return Err(format!(
+                        "--check-bidi, --check-joiners, --transitional-processing and \
+                         --ignore-invalid-punycode are UTS #46's parameters: they go with \
+                         --label-rules uts46 ({} applies its own rules, whole)",
+                        rules.specification()
+                    ));
+                }
+                switches.check_bidi = strict.check_bidi;
+                switches.check_joiners = strict.check_joiners;
+                switches.transitional_processing = strict.transitional_processing;
+                switches.ignore_invalid_punycode = strict.ignore_invalid_punycode;
+            }
             return Ok(LabelProfile { rules, switches });
         }
         if !domain {
@@ -302,9 +431,12 @@ impl LabelOptions {
         if switches_given {
             return Err(
                 "--label-rules url sets CheckHyphens, UseSTD3ASCIIRules and \
-                        VerifyDnsLength from beStrict, as the URL Standard does: give \
-                        --be-strict instead of --check-hyphens, --std3-rules and \
-                        --verify-dns-length"
+                        VerifyDnsLength from beStrict, and CheckBidi and CheckJoiners on, \
+                        Transitional_Processing and IgnoreInvalidPunycode off, as the URL \
+                        Standard does: give --be-strict instead of --check-hyphens, \
+                        --std3-rules and --verify-dns-length, and none of --check-bidi, \
+                        --check-joiners, --transitional-processing and \
+                        --ignore-invalid-punycode"
                     .into(),
             );
         }
@@ -357,6 +489,18 @@ impl LabelOptions {
                         given.verify_dns_length,
                         default.verify_dns_length,
                     ),
+                    ("check-bidi", given.check_bidi, default.check_bidi),
+                    ("check-joiners", given.check_joiners, default.check_joiners),
+                    (
+                        "transitional-processing",
+                        given.transitional_processing,
+                        default.transitional_processing,
+                    ),
+                    (
+                        "ignore-invalid-punycode",
+                        given.ignore_invalid_punycode,
+                        default.ignore_invalid_punycode,
+                    ),
                 ] {
                     if value != default {
                         out.push_str(&format!(" --{option} {value}"));
@@ -373,294 +517,6 @@ impl fmt::Display for LabelProfile {
         write!(f, "{} ({})", self.rules, self.switches.described())
     }
 }
-
-/// Why a label is refused, with the rule that refuses it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LabelError {
-    /// The input is not UTF-8 text.
-    NotText,
-    /// A code point is not a Unicode scalar value (a surrogate, or above
-    /// U+10FFFF), so no label holds it.
-    NotScalar(u32),
-    /// A label to decode does not begin with the ACE prefix (IDNA2008's
-    /// ToUnicode takes A-labels only).
-    NotAceLabel,
-    /// The label holds a full stop (after mapping), so it is not one label.
-    FullStop,
-    /// A code point of the input is disallowed (UTS #46 section 4,
-    /// Processing, step 1, Map).
-    Disallowed(u32),
-    /// An `xn--` label holds a non-ASCII code point.
-    NonAsciiInAceLabel(u32),
-    /// The Punycode after `xn--` does not decode.
-    Punycode(punycode::Error),
-    /// The Punycode decodes to a value that is not a Unicode scalar value.
-    DecodesToNonScalar(u32),
-    /// The Punycode after `xn--` is empty, or decodes to nothing.
-    Empty,
-    /// The Punycode decodes to ASCII only: the label names an ASCII label
-    /// (`xn--go-` is `go`).
-    AsciiOnly,
-    /// The U-label converts back to another A-label (RFC 5891 section
-    /// 5.3): the one it converts back to.
-    NotReencoded(String),
-    /// The label is not in Normalization Form C (validity criterion 1).
-    NotNfc,
-    /// Hyphen-minus in both the third and fourth positions (criterion 2).
-    HyphensAt3And4,
-    /// Hyphen-minus at the start or the end (criterion 3).
-    HyphenAtEnd,
-    /// The label begins with `xn--` (criterion 4).
-    BeginsWithAcePrefix,
-    /// The label begins with a combining mark (criterion 6).
-    LeadingMark(u32),
-    /// A code point whose status is not valid or deviation (criterion 7).
-    Status(u32),
-    /// A code point whose IDNA2008 derived property is DISALLOWED (RFC
-    /// 5892 section 3).
-    Disallowed2008(u32),
-    /// A code point whose IDNA2008 derived property is UNASSIGNED.
-    Unassigned(u32),
-    /// A CONTEXTO code point out of its rule's context (RFC 5892 Appendix
-    /// A.3 to A.9).
-    ContextO(u32),
-    /// A code point Nameprep prohibits (RFC 3491 section 5: RFC 3454
-    /// tables C.1.2, C.2.2, C.3 to C.9).
-    Prohibited(u32),
-    /// The label breaks RFC 3454 section 6's Bidi requirement, the
-    /// numbered one (2: RandALCat with LCat; 3: RandALCat not first and
-    /// last).
-    StringprepBidi(u8),
-    /// An ASCII code point other than a-z, 0-9 and hyphen-minus, with
-    /// UseSTD3ASCIIRules (criterion 7).
-    NotLdh(u32),
-    /// A zero width joiner or non-joiner out of its context (criterion 8,
-    /// RFC 5892 Appendix A.1 and A.2).
-    Joiner(u32),
-    /// The label breaks the Bidi rule (criterion 9, RFC 5893 section 2,
-    /// the numbered condition).
-    Bidi(u8),
-    /// The A-label is empty or longer than the DNS carries (section 4.2,
-    /// ToASCII).
-    DnsLength(usize),
-}
-
-impl fmt::Display for LabelError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LabelError::NotText => f.write_str("the label is not UTF-8 text"),
-            LabelError::NotScalar(cp) => write!(f, "u+{cp:04X} is not a Unicode scalar value"),
-            LabelError::NotAceLabel => f.write_str("the label does not begin with xn--"),
-            LabelError::FullStop => {
-                f.write_str("the label holds a full stop after mapping, so it is two labels")
-            }
-            LabelError::Disallowed(cp) => write!(f, "u+{cp:04X} is disallowed"),
-            LabelError::NonAsciiInAceLabel(cp) => {
-                write!(f, "an xn-- label holds the non-ASCII u+{cp:04X}")
-            }
-            LabelError::Punycode(e) => write!(f, "its Punycode does not decode: {e}"),
-            LabelError::DecodesToNonScalar(cp) => write!(
-                f,
-                "its Punycode decodes to u+{cp:04X}, which is not a Unicode scalar value"
-            ),
-            LabelError::Empty => f.write_str("its Punycode decodes to nothing"),
-            LabelError::AsciiOnly => {
-                f.write_str("its Punycode decodes to ASCII only, so it names an ASCII label")
-            }
-            LabelError::NotReencoded(again) => write!(
-                f,
-                "its U-label converts back to {again}, not to the label given"
-            ),
-            LabelError::NotNfc => f.write_str("the label is not in Normalization Form C"),
-            LabelError::HyphensAt3And4 => {
-                f.write_str("hyphen-minus in the third and fourth positions")
-            }
-            LabelError::HyphenAtEnd => f.write_str("hyphen-minus at the start or the end"),
-            LabelError::BeginsWithAcePrefix => f.write_str("the label begins with xn--"),
-            LabelError::LeadingMark(cp) => {
-                write!(f, "the label begins with the combining mark u+{cp:04X}")
-            }
-            LabelError::Status(cp) => write!(
-                f,
-                "u+{cp:04X} is not valid in a label: its UTS #46 status is neither valid nor \
-                 deviation"
-            ),
-            LabelError::Disallowed2008(cp) => write!(f, "u+{cp:04X} is DISALLOWED"),
-            LabelError::Prohibited(cp) => write!(f, "u+{cp:04X} is prohibited by Nameprep"),
-            LabelError::StringprepBidi(n) => {
-                write!(f, "the label breaks stringprep's Bidi requirement {n}")
-            }
-            LabelError::Unassigned(cp) => write!(f, "u+{cp:04X} is UNASSIGNED"),
-            LabelError::NotLdh(cp) => {
-                write!(
-                    f,
-                    "the ASCII u+{cp:04X} is not a letter, digit or hyphen-minus"
-                )
-            }
-            LabelError::Joiner(cp) => write!(
-                f,
-                "u+{cp:04X} is out of the context RFC 5892 Appendix A allows it in"
-            ),
-            LabelError::ContextO(cp) => write!(
-                f,
-                "u+{cp:04X} is out of the context its rule of RFC 5892 Appendix A allows"
-            ),
-            LabelError::Bidi(rule) => {
-                write!(
-                    f,
-                    "the label breaks the Bidi rule, RFC 5893 section 2 condition {rule}"
-                )
-            }
-            LabelError::DnsLength(octets) => write!(
-                f,
-                "the A-label is {octets} octets long, where the DNS takes 1 to 63"
-            ),
-        }
-    }
-}
-
-impl LabelError {
-    /// Where `rules` say it: the section of the standard.
-    pub fn citation(&self, rules: LabelRules) -> &'static str {
-        match rules.per_label() {
-            LabelRules::Uts46 | LabelRules::Url | LabelRules::UrlBeforeAsciiFallback => {
-                match self {
-                    LabelError::NotText | LabelError::NotScalar(_) => "UTS #46 section 4",
-                    LabelError::NotAceLabel => "UTS #46 section 4, Processing, step 4",
-                    LabelError::FullStop => "UTS #46 section 4, Processing, step 3, Break",
-                    LabelError::Disallowed(_) => "UTS #46 section 4, Processing, step 1, Map",
-                    LabelError::NonAsciiInAceLabel(_) => {
-                        "UTS #46 section 4, Processing, step 4, xn-- labels, item 1"
-                    }
-                    LabelError::Punycode(_) | LabelError::DecodesToNonScalar(_) => {
-                        "UTS #46 section 4, Processing, step 4, xn-- labels, item 2"
-                    }
-                    LabelError::Empty | LabelError::AsciiOnly | LabelError::NotReencoded(_) => {
-                        "UTS #46 section 4, Processing, step 4, xn-- labels, item 3"
-                    }
-                    LabelError::NotNfc => "UTS #46 section 4.1, validity criterion 1",
-                    LabelError::HyphensAt3And4 => "UTS #46 section 4.1, validity criterion 2",
-                    LabelError::HyphenAtEnd => {
-                        "UTS #46 section 4.1, validity criterion 3, with CheckHyphens"
-                    }
-                    LabelError::BeginsWithAcePrefix => {
-                        "UTS #46 section 4.1, validity criterion 4, without CheckHyphens"
-                    }
-                    LabelError::LeadingMark(_) => "UTS #46 section 4.1, validity criterion 6",
-                    LabelError::NotLdh(_) => {
-                        "UTS #46 section 4.1, validity criterion 7, with UseSTD3ASCIIRules"
-                    }
-                    LabelError::Status(_)
-                    | LabelError::Disallowed2008(_)
-                    | LabelError::Unassigned(_)
-                    | LabelError::Prohibited(_)
-                    | LabelError::ContextO(_) => "UTS #46 section 4.1, validity criterion 7",
-                    LabelError::Joiner(_) => {
-                        "UTS #46 section 4.1, validity criterion 8, CheckJoiners"
-                    }
-                    LabelError::Bidi(_) | LabelError::StringprepBidi(_) => {
-                        "UTS #46 section 4.1, validity criterion 9, CheckBidi"
-                    }
-                    LabelError::DnsLength(_) => {
-                        "UTS #46 section 4.2, ToASCII, with VerifyDnsLength"
-                    }
-                }
-            }
-            LabelRules::Idna2008 => match self {
-                LabelError::NotText
-                | LabelError::NotScalar(_)
-                | LabelError::NotAceLabel
-                | LabelError::NonAsciiInAceLabel(_)
-                | LabelError::Empty
-                | LabelError::AsciiOnly => "RFC 5890 section 2.3.2.1, A-label and U-label",
-                LabelError::Punycode(_) | LabelError::DecodesToNonScalar(_) => {
-                    "RFC 5891 section 5.3, A-label input, and RFC 3492 section 6.2"
-                }
-                LabelError::NotReencoded(_) => "RFC 5891 section 5.3, A-label input",
-                LabelError::NotNfc
-                | LabelError::HyphensAt3And4
-                | LabelError::LeadingMark(_)
-                | LabelError::Disallowed2008(_)
-                | LabelError::Unassigned(_)
-                | LabelError::Disallowed(_)
-                | LabelError::Status(_)
-                | LabelError::FullStop
-                | LabelError::Prohibited(_) => "RFC 5891 section 5.4 and RFC 5892 section 3",
-                LabelError::NotLdh(_) => {
-                    "RFC 5890 section 2.3.1, an LDH label, with UseSTD3ASCIIRules"
-                }
-                LabelError::HyphenAtEnd | LabelError::BeginsWithAcePrefix => {
-                    "RFC 5891 section 4.2.3.1 and RFC 5890 section 2.3.1, with CheckHyphens"
-                }
-                LabelError::Joiner(_) => "RFC 5891 section 5.4 and RFC 5892 Appendix A.1, A.2",
-                LabelError::ContextO(_) => "RFC 5891 section 5.4 and RFC 5892 Appendix A.3 to A.9",
-                LabelError::Bidi(_) | LabelError::StringprepBidi(_) => {
-                    "RFC 5891 section 5.4 and RFC 5893 section 2"
-                }
-                LabelError::DnsLength(_) => "RFC 5890 section 2.3.1, with VerifyDnsLength",
-            },
-            LabelRules::Idna2003 => match self {
-                LabelError::NotAceLabel => "RFC 3490 section 4.2, step 3",
-                LabelError::NonAsciiInAceLabel(_) => "RFC 3490 section 4.2, steps 2 and 3",
-                LabelError::Punycode(_) | LabelError::DecodesToNonScalar(_) => {
-                    "RFC 3490 section 4.2, step 5"
-                }
-                LabelError::NotReencoded(_) => "RFC 3490 section 4.2, step 7",
-                LabelError::Prohibited(_) => "RFC 3491 section 5",
-                LabelError::StringprepBidi(_) | LabelError::Bidi(_) => {
-                    "RFC 3491 section 6 and RFC 3454 section 6"
-                }
-                LabelError::NotLdh(_) | LabelError::HyphenAtEnd => {
-                    "RFC 3490 section 4.1, step 3, with UseSTD3ASCIIRules"
-                }
-                LabelError::BeginsWithAcePrefix => "RFC 3490 section 4.1, step 5",
-                LabelError::DnsLength(_) => "RFC 3490 section 4.1, step 8",
-                _ => "RFC 3490 section 4",
-            },
-        }
-    }
-
-    /// The refusal in words, with where `rules` say it.
-    pub fn explained(&self, rules: LabelRules) -> String {
-        format!("{self} ({})", self.citation(rules))
-    }
-
-    /// The rule, as a short stable name (`ascii-only`, `status`, `bidi`):
-    /// what tells one defect from another in a cause's key, without the
-    /// code point that met it.
-    pub fn rule(&self) -> &'static str {
-        match self {
-            LabelError::NotText => "not-text",
-            LabelError::NotScalar(_) => "not-scalar",
-            LabelError::FullStop => "full-stop",
-            LabelError::Disallowed(_) => "disallowed",
-            LabelError::NonAsciiInAceLabel(_) => "non-ascii-in-a-label",
-            LabelError::Punycode(_) => "punycode",
-            LabelError::DecodesToNonScalar(_) => "decodes-to-non-scalar",
-            LabelError::Empty => "empty",
-            LabelError::AsciiOnly => "ascii-only",
-            LabelError::NotNfc => "not-nfc",
-            LabelError::HyphensAt3And4 => "hyphens-3-4",
-            LabelError::HyphenAtEnd => "hyphen-at-end",
-            LabelError::BeginsWithAcePrefix => "begins-with-xn--",
-            LabelError::LeadingMark(_) => "leading-mark",
-            LabelError::Status(_) => "status",
-            LabelError::NotLdh(_) => "not-ldh",
-            LabelError::Joiner(_) => "contextj",
-            LabelError::ContextO(_) => "contexto",
-            LabelError::NotAceLabel => "not-an-a-label",
-            LabelError::NotReencoded(_) => "not-re-encoded",
-            LabelError::Disallowed2008(_) => "disallowed",
-            LabelError::Unassigned(_) => "unassigned",
-            LabelError::Prohibited(_) => "prohibited",
-            LabelError::StringprepBidi(_) => "bidi",
-            LabelError::Bidi(_) => "bidi",
-            LabelError::DnsLength(_) => "dns-length",
-        }
-    }
-}
-
-impl std::error::Error for LabelError {}
 
 /// ToUnicode of one label under `profile`: the U-label's code points, or
 /// why the label is refused.
@@ -758,5 +614,46 @@ mod tests {
             ..LabelOptions::default()
         };
         assert_eq!(uts46.applied(profile, true).unwrap(), LabelProfile::DEFAULT);
+    }
+
+    #[test]
+    fn uts46s_own_switches_go_with_its_rules_only() {
+        let transitional = LabelOptions {
+            transitional_processing: Some(true),
+            check_bidi: Some(false),
+            ..LabelOptions::default()
+        };
+        let profile = transitional.applied(LabelProfile::DEFAULT, false).unwrap();
+        assert!(profile.switches.transitional_processing && !profile.switches.check_bidi);
+        assert_eq!(
+            LabelOptions::printed(profile),
+            " --label-rules uts46 --check-bidi false --transitional-processing true"
+        );
+        assert_eq!(
+            profile.switches.described(),
+            "CheckHyphens=true UseSTD3ASCIIRules=true VerifyDnsLength=true CheckBidi=false \
+             Transitional_Processing=true"
+        );
+        // Refused with IDNA2008 and with the URL Standard's host parser,
+        // which set them themselves.
+        for rules in [LabelRules::Idna2008, LabelRules::Idna2003, LabelRules::Url] {
+            let options = LabelOptions {
+                rules: Some(rules),
+                ..transitional
+            };
+            let error = options.applied(LabelProfile::DEFAULT, true).unwrap_err();
+            assert!(error.contains("--transitional-processing"), "{error}");
+        }
+        // Their defaults are taken with any rules; leaving UTS #46 for
+        // IDNA2008 gives them back.
+        let idna2008 = LabelOptions {
+            rules: Some(LabelRules::Idna2008),
+            check_bidi: Some(true),
+            ..LabelOptions::default()
+        };
+        let back = idna2008.applied(profile, false).unwrap();
+        assert!(back.switches.uts46_defaults());
+        // The URL Standard's switches keep them at their defaults.
+        assert!(Switches::URL.uts46_defaults());
     }
 }

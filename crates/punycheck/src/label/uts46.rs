@@ -1,12 +1,23 @@
-//! UTS #46 (Unicode IDNA Compatibility Processing), revision 33, for one
-//! label: Nontransitional Processing with CheckBidi and CheckJoiners on and
-//! IgnoreInvalidPunycode off, the caller's other switches in [`Switches`].
+//! UTS #46 (Unicode IDNA Compatibility Processing), revision 36 (Unicode
+//! 18.0.0, 2026-08-31: "Reissued for Unicode 18.0.0", its Modifications
+//! say), for one label, with the caller's seven flags in [`Switches`].
+//! Its text of sections 4 to 4.3 is revision 33's (Unicode 16.0.0) but for
+//! the words: revision 31 (Unicode 15.1) deprecated Transitional
+//! Processing and added IgnoreInvalidPunycode, and revision 33 added item 3
+//! of step 4 (an `xn--` label that decodes to nothing or to ASCII only is
+//! an error) and made UseSTD3ASCIIRules a check of the validity criteria
+//! alone (section 4.1.1), as jsdom/tr46's commits 39e16f8 and 41bb64e read
+//! those revisions' Modifications.
 //!
 //! Section 4, Processing, applied to one label:
 //!
 //! 1. **Map** each code point by its status in the IDNA Mapping Table
-//!    (section 5): disallowed is an error, ignored is removed, mapped is
-//!    replaced, deviation and valid are kept (Nontransitional).
+//!    (section 5): disallowed is kept (step 4 refuses it), ignored is
+//!    removed, mapped is replaced, valid is kept; deviation is kept, or
+//!    with Transitional_Processing replaced by its mapping (U+00DF `ss`,
+//!    U+03C2 U+03C3, U+200C and U+200D nothing: section 6, step 4, the
+//!    deviation set), and with Transitional_Processing U+1E9E (mapped to
+//!    U+00DF since Unicode 15.1) is replaced by `ss` (section 5).
 //! 2. **Normalize** to NFC.
 //! 3. **Break** into labels at U+002E: a full stop makes two labels, and a
 //!    question of this codec is about one.
@@ -14,23 +25,31 @@
 //!    has lowercased any ASCII capitals, so the prefix is taken in any
 //!    case):
 //!    1. holds no code point above U+007F;
-//!    2. its rest is converted to Unicode by Punycode (RFC 3492), and a
-//!       failure is an error;
-//!    3. the result is neither empty nor ASCII only (revision 33);
-//!    4. the result meets the validity criteria (section 4.1).
+//!    2. its rest is converted to Unicode by Punycode (RFC 3492); a
+//!       failure is an error, unless IgnoreInvalidPunycode, when the label
+//!       is kept as it is;
+//!    3. the result is neither empty nor ASCII only (so a label kept by
+//!       IgnoreInvalidPunycode, all ASCII, is an error here: the flag
+//!       changes which item refuses it, never whether);
+//!    4. the result meets the validity criteria (section 4.1) for
+//!       Nontransitional Processing, whatever the flag: Punycode is never
+//!       remapped (section 4, "sources already in Punycode are validated
+//!       without mapping").
 //!
-//!    Any other label meets the validity criteria as it is.
+//!    Any other label meets the validity criteria for the processing
+//!    chosen, as it is.
 //!
-//! Section 4.1, Validity Criteria, for Nontransitional Processing: (1) NFC;
-//! (2) with CheckHyphens, no hyphen-minus in both the third and fourth
-//! positions; (3) with CheckHyphens, none at the start or the end; (4)
-//! without CheckHyphens, no `xn--` at the start; (5) no full stop; (6) no
-//! combining mark (General_Category=Mark) first; (7) each code point's
-//! status valid or deviation, and with UseSTD3ASCIIRules the ASCII ones only
-//! a-z, 0-9 and hyphen-minus; (8) CheckJoiners: the ContextJ rules of RFC
-//! 5892 Appendix A; (9) CheckBidi: in a Bidi domain name (one with a code
-//! point of Bidi_Class R, AL or AN; here, this label), the six conditions
-//! of RFC 5893 section 2.
+//! Section 4.1, Validity Criteria: (1) NFC; (2) with CheckHyphens, no
+//! hyphen-minus in both the third and fourth positions; (3) with
+//! CheckHyphens, none at the start or the end; (4) without CheckHyphens,
+//! no `xn--` at the start; (5) no full stop; (6) no combining mark
+//! (General_Category=Mark) first; (7) each code point's status valid or
+//! deviation (Nontransitional), valid only (Transitional), and with
+//! UseSTD3ASCIIRules the ASCII ones only a-z, 0-9 and hyphen-minus; (8)
+//! with CheckJoiners, the ContextJ rules of RFC 5892 Appendix A; (9) with
+//! CheckBidi, in a Bidi domain name (one with a code point of Bidi_Class
+//! R, AL or AN; here, this label), the six conditions of RFC 5893 section
+//! 2.
 //!
 //! Section 4.2, ToASCII: process, then convert each label with a non-ASCII
 //! code point to Punycode behind `xn--`; with VerifyDnsLength, each label
@@ -38,12 +57,14 @@
 //! processed label.
 //!
 //! Where the data comes from: the statuses of section 5 and NFC through
-//! `icu_normalizer`'s UTS #46 mapper (its `map_normalize` is step 1 and 2;
-//! its `normalize_validate` is criteria 1 and 7: a label it changes holds a
-//! mapped, ignored or disallowed code point or is not NFC), and
-//! General_Category, Bidi_Class, Joining_Type and
-//! Canonical_Combining_Class from `icu_properties`: ICU4X's data, which
-//! the `idna` crate uses too. The steps are punycheck's own.
+//! `icu_normalizer`'s UTS #46 mapper (its `map_normalize` is step 1 and 2
+//! for Nontransitional Processing; its `normalize_validate` is criteria 1
+//! and 7: a label it changes holds a mapped, ignored or disallowed code
+//! point or is not NFC), and General_Category, Bidi_Class, Joining_Type
+//! and Canonical_Combining_Class from `icu_properties`: ICU4X's data,
+//! which the `idna` crate uses too. Transitional Processing's mapping of
+//! the four deviations and U+1E9E is written here from section 4, step 1,
+//! as above (the mapper has none). The steps are punycheck's own.
 
 use icu_normalizer::uts46::Uts46MapperBorrowed;
 use icu_properties::CodePointMapData;
@@ -58,6 +79,10 @@ const FULL_STOP: char = '.';
 const HYPHEN: char = '-';
 const ZWNJ: char = '\u{200C}';
 const ZWJ: char = '\u{200D}';
+
+/// The deviation set (UTS #46 section 6, step 4): the code points whose
+/// status is deviation in the IDNA Mapping Table.
+pub const DEVIATIONS: [char; 4] = ['\u{00DF}', '\u{03C2}', ZWNJ, ZWJ];
 
 /// ToUnicode (section 4.3) of one label given as text.
 pub fn to_unicode(switches: Switches, label: &[u8]) -> Result<Vec<u32>, LabelError> {
@@ -97,16 +122,44 @@ pub fn to_ascii(switches: Switches, label: &[u32]) -> Result<Vec<u8>, LabelError
 /// label.
 fn process(switches: Switches, input: impl Iterator<Item = char>) -> Result<Vec<char>, LabelError> {
     let input: Vec<char> = input.collect();
-    let mapped = map_normalize(&input)?;
+    let mapped = map_normalize_as(switches, &input)?;
     // Step 3, Break: one label only.
     if mapped.contains(&FULL_STOP) {
         return Err(LabelError::FullStop);
     }
     let label = convert_validate(switches, mapped)?;
-    // Criterion 9: a domain name of one label is a Bidi domain name when
-    // this label holds an R, AL or AN code point.
-    check_bidi(&label, is_bidi(&label))?;
+    // Criterion 9, with CheckBidi: a domain name of one label is a Bidi
+    // domain name when this label holds an R, AL or AN code point.
+    if switches.check_bidi {
+        check_bidi(&label, is_bidi(&label))?;
+    }
     Ok(label)
+}
+
+/// Section 4, Processing, steps 1 and 2, Map and Normalize, under
+/// `switches`: with Transitional_Processing, each deviation (U+00DF,
+/// U+03C2, U+200C, U+200D) replaced by its mapping in the IDNA Mapping
+/// Table and U+1E9E by `ss` (step 1, "deviation" and "mapped"), then
+/// [`map_normalize`]. Mapping is code point by code point, and what
+/// replaces these is valid (`s`, U+03C3) or nothing, so replacing them
+/// first and then mapping every code point is step 1.
+pub(crate) fn map_normalize_as(
+    switches: Switches,
+    input: &[char],
+) -> Result<Vec<char>, LabelError> {
+    if !switches.transitional_processing {
+        return map_normalize(input);
+    }
+    let mut replaced = Vec::with_capacity(input.len() + 2);
+    for &c in input {
+        match c {
+            '\u{00DF}' | '\u{1E9E}' => replaced.extend(['s', 's']),
+            '\u{03C2}' => replaced.push('\u{03C3}'),
+            ZWNJ | ZWJ => {}
+            other => replaced.push(other),
+        }
+    }
+    map_normalize(&replaced)
 }
 
 /// Section 4, Processing, steps 1 and 2, Map and Normalize, of a whole
@@ -145,31 +198,49 @@ pub(crate) fn convert_validate(
     // The mapping has lowercased any ASCII capitals, so the prefix is
     // taken in any case.
     let starts_with_prefix = mapped.len() >= 4 && mapped[..4].iter().copied().eq("xn--".chars());
-    let label = if starts_with_prefix {
-        // Item 1: ASCII only.
-        if let Some(&c) = mapped.iter().find(|c| !c.is_ascii()) {
-            return Err(LabelError::NonAsciiInAceLabel(u32::from(c)));
+    if !starts_with_prefix {
+        // Validity for the processing chosen.
+        validate_in(switches, &mapped)?;
+        return Ok(mapped);
+    }
+    // Item 1: ASCII only.
+    if let Some(&c) = mapped.iter().find(|c| !c.is_ascii()) {
+        return Err(LabelError::NonAsciiInAceLabel(u32::from(c)));
+    }
+    let payload: Vec<u8> = mapped[4..].iter().map(|&c| c as u8).collect();
+    // Item 2: Punycode, with the clean-room decoder; item 3: neither
+    // empty nor ASCII only.
+    let label = match super::decode_payload(&payload) {
+        Ok((_, chars)) => chars,
+        // IgnoreInvalidPunycode: the label stays as it is, xn-- and all,
+        // and item 3 records the error, since it is ASCII only.
+        Err(LabelError::Punycode(e)) if switches.ignore_invalid_punycode => {
+            return Err(LabelError::InvalidPunycodeKept(e));
         }
-        let payload: Vec<u8> = mapped[4..].iter().map(|&c| c as u8).collect();
-        // Item 2: Punycode, with the clean-room decoder; item 3: neither
-        // empty nor ASCII only.
-        super::decode_payload(&payload)?.1
-    } else {
-        mapped
+        Err(error) => return Err(error),
     };
-    validate_in(switches, &label)?;
+    // Item 4: the criteria for Nontransitional Processing, whatever the
+    // processing chosen.
+    let nontransitional = Switches {
+        transitional_processing: false,
+        ..switches
+    };
+    validate_in(nontransitional, &label)?;
     Ok(label)
 }
 
-/// Section 4.1, the validity criteria for Nontransitional Processing, of
-/// a label that is a whole domain name.
+/// Section 4.1, the validity criteria for the processing `switches`
+/// choose, of a label that is a whole domain name.
 pub fn validate(switches: Switches, label: &[char]) -> Result<(), LabelError> {
     validate_in(switches, label)?;
-    check_bidi(label, is_bidi(label))
+    if switches.check_bidi {
+        check_bidi(label, is_bidi(label))?;
+    }
+    Ok(())
 }
 
-/// Section 4.1, criteria 1 to 8: all but CheckBidi, which needs the whole
-/// domain name.
+/// Section 4.1, criteria 1 to 8 for the processing `switches` choose:
+/// all but CheckBidi, which needs the whole domain name.
 fn validate_in(switches: Switches, label: &[char]) -> Result<(), LabelError> {
     let mapper = Uts46MapperBorrowed::new();
     // Criteria 1 and 7 (statuses): the mapper's validation leaves a label
@@ -194,6 +265,14 @@ fn validate_in(switches: Switches, label: &[char]) -> Result<(), LabelError> {
     // here, since mapping refused it in the input.
     if label.contains(&char::REPLACEMENT_CHARACTER) {
         return Err(LabelError::Status(0xFFFD));
+    }
+    // Criterion 7.1: for Transitional Processing, valid only, so a
+    // deviation (one a mapping made, or U+00DF in a label being checked
+    // as it is) is refused.
+    if switches.transitional_processing
+        && let Some(&c) = label.iter().find(|c| DEVIATIONS.contains(c))
+    {
+        return Err(LabelError::Status(u32::from(c)));
     }
     if switches.check_hyphens {
         // Criterion 2.
@@ -228,7 +307,10 @@ fn validate_in(switches: Switches, label: &[char]) -> Result<(), LabelError> {
         return Err(LabelError::NotLdh(u32::from(c)));
     }
     // Criterion 8, CheckJoiners.
-    check_joiners(label)
+    if switches.check_joiners {
+        check_joiners(label)?;
+    }
+    Ok(())
 }
 
 /// RFC 5892 Appendix A.1 (ZERO WIDTH NON-JOINER) and A.2 (ZERO WIDTH
@@ -483,6 +565,86 @@ mod tests {
         assert_eq!(
             to_unicode(Switches::STRICT, b"xn--\xff"),
             Err(LabelError::NotText)
+        );
+    }
+
+    fn with(change: impl Fn(&mut Switches)) -> Switches {
+        let mut switches = Switches::STRICT;
+        change(&mut switches);
+        switches
+    }
+
+    fn ascii_as(switches: Switches, label: &str) -> Result<String, LabelError> {
+        let cps: Vec<u32> = label.chars().map(u32::from).collect();
+        to_ascii(switches, &cps).map(|b| String::from_utf8(b).unwrap())
+    }
+
+    // UTS #46 revision 36, section 4, step 1 and section 1.3.2, Table 1:
+    // faß is xn--fa-hia Nontransitional, fass Transitional (IdnaTestV2.txt,
+    // Unicode 16.0.0, line "faß.de; ; ; xn--fa-hia.de; ; fass.de;").
+    #[test]
+    fn transitional_processing_maps_the_deviations() {
+        let t = with(|s| s.transitional_processing = true);
+        assert_eq!(ascii("faß").unwrap(), "xn--fa-hia");
+        assert_eq!(ascii_as(t, "faß").unwrap(), "fass");
+        // U+1E9E is mapped to U+00DF since Unicode 15.1, and to ss with
+        // Transitional_Processing (section 5).
+        assert_eq!(ascii("faẞ").unwrap(), "xn--fa-hia");
+        assert_eq!(ascii_as(t, "faẞ").unwrap(), "fass");
+        // ς to σ: βόλος is xn--nxasmm1c, βόλοσ xn--nxasmq6b (Table 1).
+        assert_eq!(ascii("βόλος").unwrap(), "xn--nxasmm1c");
+        assert_eq!(ascii_as(t, "βόλος").unwrap(), "xn--nxasmq6b");
+        // ZWJ and ZWNJ removed, so the ContextJ rules never see them:
+        // a U+200D b is refused Nontransitional (criterion 8), ab
+        // Transitional.
+        assert_eq!(ascii("a\u{200D}b"), Err(LabelError::Joiner(0x200D)));
+        assert_eq!(ascii_as(t, "a\u{200D}b").unwrap(), "ab");
+        // Punycode is not remapped: xn--fa-hia stays faß (section 4, "sources
+        // already in Punycode are validated without mapping").
+        assert_eq!(
+            to_unicode(t, b"xn--fa-hia").unwrap(),
+            vec![0x66, 0x61, 0xDF]
+        );
+        // ToUnicode maps too (section 4.3 takes the flag).
+        assert_eq!(
+            to_unicode(t, "faß".as_bytes()).unwrap(),
+            vec![0x66, 0x61, 0x73, 0x73]
+        );
+    }
+
+    #[test]
+    fn check_bidi_and_check_joiners_switch_off_criteria_9_and_8() {
+        let no_bidi = with(|s| s.check_bidi = false);
+        let no_joiners = with(|s| s.check_joiners = false);
+        // Hebrew alef then a Latin letter: condition 2, only with CheckBidi.
+        assert_eq!(
+            to_ascii(Switches::STRICT, &[0x05D0, 0x0061]),
+            Err(LabelError::Bidi(2))
+        );
+        assert!(to_ascii(no_bidi, &[0x05D0, 0x0061]).is_ok());
+        assert!(to_ascii(no_joiners, &[0x05D0, 0x0061]).is_err());
+        // a U+200D: criterion 8, only with CheckJoiners.
+        assert_eq!(
+            to_ascii(no_bidi, &[0x0061, 0x200D]),
+            Err(LabelError::Joiner(0x200D))
+        );
+        assert!(to_ascii(no_joiners, &[0x0061, 0x200D]).is_ok());
+    }
+
+    #[test]
+    fn ignore_invalid_punycode_changes_the_rule_not_the_verdict() {
+        // Section 4, step 4: item 2 keeps the label, item 3 refuses it,
+        // since xn--0 (Table 2's invalid Punycode) is ASCII only.
+        let ignore = with(|s| s.ignore_invalid_punycode = true);
+        assert!(matches!(unicode("xn--0"), Err(LabelError::Punycode(_))));
+        assert!(matches!(
+            to_unicode(ignore, b"xn--0"),
+            Err(LabelError::InvalidPunycodeKept(_))
+        ));
+        // Valid Punycode is converted as without it.
+        assert_eq!(
+            to_unicode(ignore, b"xn--bcher-kva"),
+            to_unicode(Switches::STRICT, b"xn--bcher-kva")
         );
     }
 }

@@ -200,6 +200,7 @@ fn root_label_kept<const CH: bool, const STD3: bool>(
             check_hyphens: CH,
             use_std3_ascii_rules: STD3,
             verify_dns_length: true,
+            ..crate::label::Switches::STRICT
         },
     };
     ascii.strip_suffix(b".").is_some_and(|without| {

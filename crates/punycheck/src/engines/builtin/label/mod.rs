@@ -324,11 +324,15 @@ fn idna_to_unicode(profile: LabelProfile, input: &[u8]) -> DecodeResult {
 }
 
 /// The built-ins of the `label` codec under `profile`, the reference
-/// first; the `idna` crate and ICU where the rules are UTS #46's, libidn2
-/// where they are IDNA2008's.
+/// first; the `idna` crate and ICU where the rules are UTS #46's with
+/// CheckBidi, CheckJoiners, Transitional_Processing and
+/// IgnoreInvalidPunycode at their defaults (neither is called with those
+/// switches: [`crate::engines::missing_for`] says why), libidn2 where the
+/// rules are IDNA2008's.
 pub fn builtin(profile: LabelProfile) -> Vec<Box<dyn Engine>> {
     let mut all: Vec<Box<dyn Engine>> = vec![Box::new(LabelReference { profile })];
     match profile.rules {
+        LabelRules::Uts46 if !profile.switches.uts46_defaults() => {}
         LabelRules::Uts46 => {
             all.push(Box::new(IdnaLabel { profile }));
             #[cfg(punycheck_icu)]
@@ -345,11 +349,13 @@ pub fn builtin(profile: LabelProfile) -> Vec<Box<dyn Engine>> {
 }
 
 /// The built-ins of the `domain` codec under `profile`, the reference
-/// first; the `idna` crate and ICU where the rules are UTS #46's (neither
-/// has the URL Standard's host parser), libidn2 where they are IDNA2008's.
+/// first; the `idna` crate and ICU where the rules are UTS #46's with its
+/// four other switches at their defaults (as [`builtin`]; neither has the
+/// URL Standard's host parser), libidn2 where they are IDNA2008's.
 pub fn domain_builtin(profile: LabelProfile) -> Vec<Box<dyn Engine>> {
     let mut all: Vec<Box<dyn Engine>> = vec![Box::new(DomainReference { profile })];
     match profile.rules {
+        LabelRules::Uts46 if !profile.switches.uts46_defaults() => {}
         LabelRules::Uts46 => {
             all.push(Box::new(IdnaDomain { profile }));
             #[cfg(punycheck_icu)]
