@@ -491,9 +491,19 @@ pub fn missing_for(codec: Codec) -> Vec<Missing> {
     };
     if let Some(profile) = codec.label_profile() {
         if profile.rules == crate::label::LabelRules::Uts46 && !profile.switches.uts46_defaults() {
-            lacks("idna", Some("the idna crate's UTS #46 is not called with CheckBidi, CheckJoiners, Transitional_Processing or IgnoreInvalidPunycode other than their defaults (idna 1.1.0, src/uts46.rs: Uts46::to_ascii takes an AsciiDenyList, Hyphens and DnsLength only)"));
+            lacks(
+                "idna",
+                Some(
+                    "the idna crate's UTS #46 is not called with CheckBidi, CheckJoiners, Transitional_Processing or IgnoreInvalidPunycode other than their defaults (idna 1.1.0, src/uts46.rs: Uts46::to_ascii takes an AsciiDenyList, Hyphens and DnsLength only)",
+                ),
+            );
             if cfg!(punycheck_icu) {
-                lacks("icu", Some("ICU's uidna is called by punycheck with CheckBidi, CheckJoiners and Nontransitional Processing fixed (crates/punycheck/csrc/icu_punycode_shim.c, punycheck_icu_label), and has no IgnoreInvalidPunycode"));
+                lacks(
+                    "icu",
+                    Some(
+                        "ICU's uidna is called by punycheck with CheckBidi, CheckJoiners and Nontransitional Processing fixed (crates/punycheck/csrc/icu_punycode_shim.c, punycheck_icu_label), and has no IgnoreInvalidPunycode",
+                    ),
+                );
             }
         }
         if profile.rules == crate::label::LabelRules::Uts46 {
