@@ -432,6 +432,7 @@ fn a_planted_refusal_fails_a_gate_whose_baseline_records_a_refusal() {
             let input = cause
                 .lines()
                 .find_map(|l| l.trim().strip_prefix("input: decode "))
+                .and_then(|l| l.split(" (").next())
                 .unwrap_or_else(|| panic!("no input: {cause}"));
             assert!(input.contains('q') && input.len() < 40, "{cause}");
         } else {
