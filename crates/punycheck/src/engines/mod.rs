@@ -405,6 +405,22 @@ pub trait Engine: Send + Sync {
     fn encode(&self, input: &[u32], case_flags: Option<&[bool]>) -> EncodeResult;
     /// Decodes Punycode text.
     fn decode(&self, input: &[u8]) -> DecodeResult;
+    /// Encodes each of `inputs` without case flags, in order: one answer
+    /// per input, as [`Engine::encode`] gives it. A program behind a pipe
+    /// keeps many of them in flight at once ([`Pipe`]); the others are
+    /// asked one by one. The sweep of every code point asks so
+    /// ([`crate::harness::sweep`]).
+    fn encode_many(&self, inputs: &[Vec<u32>]) -> Vec<EncodeResult> {
+        inputs
+            .iter()
+            .map(|input| self.encode(input, None))
+            .collect()
+    }
+    /// Decodes each of `inputs`, in order, as [`Engine::encode_many`]
+    /// encodes.
+    fn decode_many(&self, inputs: &[Vec<u8>]) -> Vec<DecodeResult> {
+        inputs.iter().map(|input| self.decode(input)).collect()
+    }
     /// Its other entry points, which must answer every question as it
     /// does ([`EntryPoints`]); none for most.
     fn entry_points(&self) -> &[EntryPoint] {

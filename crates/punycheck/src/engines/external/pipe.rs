@@ -161,26 +161,73 @@ impl Pipe {
             let (worker, answer) = worker.ask(question, allowed, self.deadline.get())?;
             // Out of the protocol, it may also be out of step with the
             // questions: the next question goes to a fresh one.
-            if answer.starts_with(b"ok")
-                || answer.starts_with(b"error ")
-                || answer.starts_with(b"crash ")
-            {
+            if in_protocol(&answer) {
                 self.idle.put(worker);
             }
             Ok(answer)
         })
     }
 
-    /// Asks `verb payload` and interprets the answer: the result text after
-    /// `ok`, or the error the message stands for.
-    fn result(&self, verb: &str, payload: &[u8]) -> Result<String, EngineError> {
-        let mut question = verb.as_bytes().to_vec();
-        if !payload.is_empty() {
-            question.push(b' ');
-            question.extend_from_slice(payload);
+    /// Asks `questions` (request lines, without their newlines), all in
+    /// flight on one worker, and returns their answer lines in order: the
+    /// protocol answers in order, so a program that reads a line at a
+    /// time answers them as it would one by one, without a round trip
+    /// each. Where the pipelined run stops (an answer that does not come
+    /// within the time limit, a death, an answer outside the protocol),
+    /// its worker is ended, the question it stopped at is asked alone
+    /// ([`Pipe::ask`], with its retry, so that a crash or a hang is that
+    /// question's), and the rest go on pipelined on a fresh worker.
+    fn ask_many(&self, questions: &[Vec<u8>]) -> Vec<Result<Vec<u8>, EngineError>> {
+        let mut answers = Vec::with_capacity(questions.len());
+        while answers.len() < questions.len() {
+            self.pipelined(&questions[answers.len()..], &mut answers);
+            if let Some(question) = questions.get(answers.len()) {
+                answers.push(self.ask(question));
+            }
         }
-        let answer = self.ask(&question)?;
-        let Ok(answer) = String::from_utf8(answer) else {
+        answers
+    }
+
+    /// Asks `questions` of one worker, all in flight, and pushes each
+    /// answer in the protocol onto `answers`, until one does not come in
+    /// time or is outside the protocol: the worker is then ended. Nothing
+    /// is started after the deadline or an interruption.
+    fn pipelined(&self, questions: &[Vec<u8>], answers: &mut Vec<Result<Vec<u8>, EngineError>>) {
+        let past = |end: Instant| Instant::now() >= end;
+        if process::interrupted() || self.deadline.get().is_some_and(past) {
+            return;
+        }
+        let Ok(mut worker) = self.idle.take_or_start(|| Worker::start(&self.program)) else {
+            return;
+        };
+        worker.stderr.clear();
+        worker.fresh = false;
+        for question in questions {
+            let mut line = Vec::with_capacity(question.len() + 1);
+            line.extend_from_slice(question);
+            line.push(b'\n');
+            let _ = worker.questions.send(line);
+        }
+        for _ in questions {
+            let allowed = match self.deadline.get() {
+                Some(end) => self
+                    .timeout
+                    .min(end.saturating_duration_since(Instant::now())),
+                None => self.timeout,
+            };
+            match worker.answers.recv_timeout(allowed) {
+                Ok(Line::Text(answer)) if in_protocol(&answer) => answers.push(Ok(answer)),
+                // Dropped, the worker is ended with what it still holds.
+                _ => return,
+            }
+        }
+        self.idle.put(worker);
+    }
+
+    /// What an answer line says: the result text after `ok`, or the error
+    /// the message stands for.
+    fn interpret(&self, answer: Result<Vec<u8>, EngineError>) -> Result<String, EngineError> {
+        let Ok(answer) = String::from_utf8(answer?) else {
             return Err(EngineError::Broken("the answer is not UTF-8 text".into()));
         };
         if answer == "ok" {
@@ -216,13 +263,45 @@ impl Pipe {
     }
 }
 
+/// The request line `verb payload` (the verb alone for an empty payload).
+fn question_line(verb: &str, payload: &[u8]) -> Vec<u8> {
+    let mut question = verb.as_bytes().to_vec();
+    if !payload.is_empty() {
+        question.push(b' ');
+        question.extend_from_slice(payload);
+    }
+    question
+}
+
+/// Whether an answer line is one of the protocol's (after it, the program
+/// is in step with the questions).
+fn in_protocol(answer: &[u8]) -> bool {
+    answer.starts_with(b"ok") || answer.starts_with(b"error ") || answer.starts_with(b"crash ")
+}
+
 impl Pipe {
     /// Asks to encode `input`: `encode TOKENS`, or `encodex TOKENS` when
     /// `escaped` (the answer's text in hexadecimal).
     fn encode_as(&self, input: &[u32], case_flags: Option<&[bool]>, escaped: bool) -> EncodeResult {
+        let line = self.encode_line(input, case_flags, escaped)?;
+        self.encoded(self.interpret(self.ask(&line)), escaped)
+    }
+
+    /// The request line that encodes `input`.
+    fn encode_line(
+        &self,
+        input: &[u32],
+        case_flags: Option<&[bool]>,
+        escaped: bool,
+    ) -> Result<Vec<u8>, EngineError> {
         let tokens = self.program.tokens(input, case_flags)?;
         let verb = if escaped { "encodex" } else { "encode" };
-        let result = self.result(verb, tokens.as_bytes())?;
+        Ok(question_line(verb, tokens.as_bytes()))
+    }
+
+    /// The encoded text an encoding's `result` gives.
+    fn encoded(&self, result: Result<String, EngineError>, escaped: bool) -> EncodeResult {
+        let result = result?;
         if self.program.hex_channel() || escaped {
             return parse_hex(&result)
                 .map_err(|e| EngineError::Broken(format!("result is not hexadecimal bytes: {e}")));
@@ -239,8 +318,22 @@ impl Pipe {
     /// Asks to decode `input`: `decode TEXT`, or `decodex HEX` when
     /// `escaped`.
     fn decode_as(&self, input: &[u8], escaped: bool) -> DecodeResult {
+        let line = self.decode_line(input, escaped)?;
+        self.decoded(self.interpret(self.ask(&line)))
+    }
+
+    /// The request line that decodes `input`.
+    fn decode_line(&self, input: &[u8], escaped: bool) -> Result<Vec<u8>, EngineError> {
         let verb = if escaped { "decodex" } else { "decode" };
-        let result = self.result(verb, &self.program.channel_text(input, escaped)?)?;
+        Ok(question_line(
+            verb,
+            &self.program.channel_text(input, escaped)?,
+        ))
+    }
+
+    /// The code points a decoding's `result` gives.
+    fn decoded(&self, result: Result<String, EngineError>) -> DecodeResult {
+        let result = result?;
         let mut decoded = Decoded::default();
         if !result.is_empty() {
             for token in result.split(' ') {
@@ -251,6 +344,24 @@ impl Pipe {
             }
         }
         Ok(self.program.decoded(decoded))
+    }
+
+    /// Asks every line of `lines` that could be written (pipelined,
+    /// [`Pipe::ask_many`]) and gives each its answer line, or the error
+    /// that kept it from being asked.
+    fn many(&self, lines: Vec<Result<Vec<u8>, EngineError>>) -> Vec<Result<Vec<u8>, EngineError>> {
+        let asked: Vec<Vec<u8>> = lines
+            .iter()
+            .filter_map(|l| l.as_ref().ok().cloned())
+            .collect();
+        let mut answers = self.ask_many(&asked).into_iter();
+        lines
+            .into_iter()
+            .map(|line| match line {
+                Ok(_) => answers.next().unwrap_or(Err(EngineError::Cancelled)),
+                Err(e) => Err(e),
+            })
+            .collect()
     }
 }
 
@@ -485,6 +596,34 @@ impl Engine for Pipe {
     fn decode(&self, input: &[u8]) -> DecodeResult {
         self.decode_as(input, self.program.escapes_decoding(input))
     }
+
+    fn encode_many(&self, inputs: &[Vec<u32>]) -> Vec<EncodeResult> {
+        let escaped: Vec<bool> = inputs
+            .iter()
+            .map(|input| self.program.escapes_encoding(input))
+            .collect();
+        let lines = inputs
+            .iter()
+            .zip(&escaped)
+            .map(|(input, &escaped)| self.encode_line(input, None, escaped))
+            .collect();
+        self.many(lines)
+            .into_iter()
+            .zip(escaped)
+            .map(|(answer, escaped)| self.encoded(self.interpret(answer), escaped))
+            .collect()
+    }
+
+    fn decode_many(&self, inputs: &[Vec<u8>]) -> Vec<DecodeResult> {
+        let lines = inputs
+            .iter()
+            .map(|input| self.decode_line(input, self.program.escapes_decoding(input)))
+            .collect();
+        self.many(lines)
+            .into_iter()
+            .map(|answer| self.decoded(self.interpret(answer)))
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -513,6 +652,32 @@ mod tests {
         assert_eq!(decoded.flags, [false, true]);
         // The same process answered both: one worker was kept.
         assert_eq!(pipe.idle.len(), 1);
+    }
+
+    #[test]
+    fn many_questions_in_flight_come_back_in_order_and_a_death_is_its_question() {
+        // Answers decode N with u+000N, and dies on 3: that question is
+        // asked alone (and dies again), the rest go on with a fresh one.
+        let pipe = sh("while read verb rest; do \
+                if [ \"$rest\" = 3 ]; then kill -SEGV $$; fi; echo \"ok u+000$rest\"; \
+            done");
+        let inputs: Vec<Vec<u8>> = (1..=5).map(|n: u8| vec![b'0' + n]).collect();
+        let answers = pipe.decode_many(&inputs);
+        assert_eq!(answers.len(), 5);
+        for (k, answer) in answers.iter().enumerate() {
+            match k {
+                2 => assert!(
+                    matches!(answer, Err(EngineError::Crashed(m)) if m.contains("signal 11")),
+                    "{answer:?}"
+                ),
+                _ => assert_eq!(answer.as_ref().unwrap().code_points, [k as u32 + 1]),
+            }
+        }
+        let encoded = pipe.encode_many(&[vec![0x61], vec![0x62]]);
+        assert_eq!(
+            encoded,
+            [Ok(b"u+000u+0061".to_vec()), Ok(b"u+000u+0062".to_vec())]
+        );
     }
 
     #[test]
