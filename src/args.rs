@@ -473,6 +473,16 @@ pub(crate) struct CheckArgs {
     /// Stop at the first cause (after minimizing it).
     #[arg(long)]
     pub(crate) fail_fast: bool,
+    /// Sweep every code point instead of asking vectors and generated
+    /// questions (--codec label or domain): each alone and in fixed
+    /// contexts, ToASCII and ToUnicode, the differences reported as code
+    /// point ranges by cause (default --seconds 3600, a ceiling).
+    #[arg(long)]
+    pub(crate) sweep: bool,
+    /// The code points the sweep asks, U+XXXX..U+YYYY (default
+    /// U+0000..U+10FFFF).
+    #[arg(long, value_name = "RANGE")]
+    pub(crate) sweep_range: Option<String>,
     /// The cost probe's budget: an input inside the declaration answered
     /// after more than this many seconds, twice, is a `slow` cause
     /// (default 1).
@@ -612,6 +622,8 @@ impl CheckArgs {
                 cost: self.no_cost.then_some(false),
                 cost_budget: self.cost_budget,
                 cost_max: self.cost_max.map(|n| n as usize),
+                sweep: self.sweep.then_some(true),
+                sweep_range: self.sweep_range,
                 save_regressions: self.save_regressions,
                 write_baseline: self.write_baseline,
             },

@@ -211,6 +211,12 @@ pub struct Check {
     pub cost_budget: Option<f64>,
     /// `--cost-max N`.
     pub cost_max: Option<usize>,
+    /// `--sweep`: ask every code point (the `label` and `domain` codecs)
+    /// instead of vectors and generated questions.
+    pub sweep: Option<bool>,
+    /// `--sweep-range U+XXXX..U+YYYY`: the code points the sweep asks
+    /// (default every one).
+    pub sweep_range: Option<String>,
     /// `--save-regressions FILE` (command line only: a file a run writes).
     #[serde(skip)]
     pub save_regressions: Option<String>,
@@ -477,6 +483,8 @@ impl Check {
             cost: self.cost.or(lower.cost),
             cost_budget: self.cost_budget.or(lower.cost_budget),
             cost_max: self.cost_max.or(lower.cost_max),
+            sweep: self.sweep.or(lower.sweep),
+            sweep_range: self.sweep_range.or(lower.sweep_range),
             save_regressions: self.save_regressions.or(lower.save_regressions),
             write_baseline: self.write_baseline.or(lower.write_baseline),
         }

@@ -23,6 +23,7 @@ use punycheck::harness::cost;
 use punycheck::harness::regressions;
 use punycheck::harness::report::CheckReport;
 use punycheck::harness::runner::{self, BUILTIN_EXPECTATIONS, Expectations};
+use punycheck::harness::sweep::{self, Span};
 use punycheck::harness::vectors::{self, Case};
 use punycheck::harness::witness;
 
@@ -170,21 +171,33 @@ pub fn run(command_line: Config, config: Option<&str>, timings: bool, out: &mut 
         }
     };
     let mut progress = Progress::stderr(true);
-    let report = check::run(
-        engine.as_ref(),
-        &cases,
-        &expectations,
-        &setup.settings,
-        &mut |phase, done, total| {
-            progress.show(&match phase {
-                Phase::Vectors => View::new("vectors", done, total),
-                Phase::Cost => View::spinner("timing the cost probe's long inputs"),
-                Phase::Generated => View::new("generated questions", done, total),
-                Phase::Causes => View::spinner("minimizing and confirming causes"),
-            })
-        },
-    );
+    let mut show = |phase, done, total| {
+        progress.show(&match phase {
+            Phase::Vectors => View::new("vectors", done, total),
+            Phase::Cost => View::spinner("timing the cost probe's long inputs"),
+            Phase::Generated => View::new("generated questions", done, total),
+            Phase::Causes => View::spinner("minimizing and confirming causes"),
+            Phase::Sweep => View::new("code points swept", done, total),
+        })
+    };
+    let report = match setup.sweep {
+        Some(span) => sweep::run(engine.as_ref(), &setup.settings, span, &mut show),
+        None => Ok(check::run(
+            engine.as_ref(),
+            &cases,
+            &expectations,
+            &setup.settings,
+            &mut show,
+        )),
+    };
     progress.finish();
+    let report = match report {
+        Ok(report) => report,
+        Err(message) => {
+            reports.setup_error(&setup.settings.spec, &message, out);
+            return Err(Stop::Setup(message));
+        }
+    };
     if timings {
         eprintln!("{}", report.timings_text());
     }
@@ -396,7 +409,14 @@ fn load_config(config: Option<&str>) -> Result<Config, String> {
 struct Setup {
     codec: Codec,
     settings: CheckSettings,
+    /// The code points to sweep, for a sweep (`--sweep`) instead of a
+    /// check of vectors and generated questions.
+    sweep: Option<Span>,
 }
+
+/// The ceiling of a sweep's time when `--seconds` is not given: it asks
+/// every code point, in six contexts, both ways.
+const SWEEP_SECONDS: f64 = 3600.0;
 
 type Prepared = (Setup, Box<dyn engines::Engine>, Vec<Case>, Expectations);
 
@@ -426,7 +446,24 @@ fn prepare(
     let check = &settings.check;
     let codec = check.resolved_codec()?;
     let declared = &settings.implementation;
-    let seconds = check.seconds.unwrap_or(config::DEFAULT_SECONDS);
+    let sweep = match (check.sweep == Some(true), &check.sweep_range) {
+        (false, Some(_)) => return Err("--sweep-range needs --sweep (or sweep = true)".into()),
+        (false, None) => None,
+        (true, range) => {
+            if codec.label_profile().is_none() {
+                return Err(format!(
+                    "--sweep asks every code point of the label and domain codecs: give --codec \
+                     label or --codec domain, not {codec}"
+                ));
+            }
+            Some(range.as_deref().map_or(Ok(Span::ALL), Span::parse)?)
+        }
+    };
+    let seconds = check.seconds.unwrap_or(if sweep.is_some() {
+        SWEEP_SECONDS
+    } else {
+        config::DEFAULT_SECONDS
+    });
     let seconds = check_seconds(seconds, MAX_SECONDS).map_err(|e| format!("--seconds {e}"))?;
     let baseline = match &check.baseline {
         Some(path) => Some(
@@ -495,7 +532,7 @@ fn prepare(
     // Recording a baseline asks ten times the gate's questions (with ten
     // times its ceiling of time), so that the gate, asking fewer, meets
     // the known causes by the witnesses recorded.
-    let recording = check.write_baseline.is_some() && check.cases.is_some();
+    let recording = check.write_baseline.is_some() && check.cases.is_some() && sweep.is_none();
     let factor = if recording {
         baseline::RECORDING_FACTOR
     } else {
@@ -525,7 +562,16 @@ fn prepare(
         cost,
         recording: check.write_baseline.is_some(),
     };
-    Ok((Setup { codec, settings }, engine, cases, expectations))
+    Ok((
+        Setup {
+            codec,
+            settings,
+            sweep,
+        },
+        engine,
+        cases,
+        expectations,
+    ))
 }
 
 /// Appends each cause's shortest request to the regression file at `path`

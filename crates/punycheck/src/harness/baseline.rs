@@ -96,6 +96,13 @@ pub struct Entry {
     /// `vectors`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explained: Option<Vec<String>>,
+    /// For a cause of the sweep of every code point
+    /// ([`super::sweep`]), the code points it was recorded on, as ranges
+    /// (`U+A7F1`, `U+13F8..U+13FD`): a later sweep's cause of the same key
+    /// and explanation is known on these only, and any other code point
+    /// is a new cause beside it. `None` for every other cause.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code_points: Option<Vec<String>>,
     /// Whether the cause is a property (round trip, uniqueness).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub property: bool,
@@ -210,15 +217,34 @@ impl Entry {
             decode_of,
             vectors: (!slow).then_some(vectors),
             explained: (!slow).then(|| cause.explanations.clone()),
+            code_points: cause.swept.as_ref().map(|s| s.ranges.strings()),
             property: cause.property.is_some(),
             note: String::new(),
         }
     }
 
     /// Whether this entry records `cause`: its key, and a cause that is
-    /// not new beside a known one ([`Cause::beside`]).
+    /// not new beside a known one ([`Cause::beside`]). A cause of the
+    /// sweep of every code point is recorded only by an entry of the sweep
+    /// whose explanation is its own and whose ranges hold all its code
+    /// points ([`Entry::code_points`]), and such an entry records no other
+    /// cause.
     pub fn records(&self, cause: &Cause) -> bool {
-        cause.beside.is_none() && self.matches(&cause.key)
+        if cause.beside.is_some() || !self.matches(&cause.key) {
+            return false;
+        }
+        match (&cause.swept, &self.code_points) {
+            (None, None) => true,
+            (Some(swept), Some(recorded)) => {
+                let explained = self.explained.iter().flatten();
+                super::sweep::Ranges::parse(recorded).is_ok_and(|r| swept.ranges.within(&r))
+                    && cause
+                        .explanations
+                        .iter()
+                        .all(|e| super::witness::covers(explained.clone(), e))
+            }
+            _ => false,
+        }
     }
 
     /// Whether it was recorded with its witnesses (a slow cause needs
@@ -358,6 +384,10 @@ impl Baseline {
             toml::from_str(text).map_err(|e| DataError::invalid("baseline", e))?;
         for entry in &baseline.cause {
             entry.request()?;
+            if let Some(points) = &entry.code_points {
+                super::sweep::Ranges::parse(points)
+                    .map_err(|e| DataError::invalid("baseline", format!("code_points: {e}")))?;
+            }
         }
         Ok(baseline)
     }
@@ -386,7 +416,9 @@ impl Baseline {
     pub fn witnesses(&self) -> BTreeMap<Key, Witnessed> {
         let mut witnesses: BTreeMap<Key, Witnessed> = BTreeMap::new();
         let mut classes_only = Vec::new();
-        for entry in &self.cause {
+        // A sweep's causes are known by their code points
+        // ([`Entry::records`]), not by the witnesses of a check.
+        for entry in self.cause.iter().filter(|e| e.code_points.is_none()) {
             let Some(key) = entry.key() else { continue };
             match (&entry.vectors, &entry.explained) {
                 (Some(vectors), Some(explained)) => {
@@ -539,6 +571,7 @@ mod tests {
             decode_of: None,
             vectors: None,
             explained: None,
+            code_points: None,
             property: false,
             note: "known".into(),
         };
@@ -579,6 +612,7 @@ mod tests {
             by_rule: Vec::new(),
             beside: None,
             entry_point: None,
+            swept: None,
         }
     }
 

@@ -630,6 +630,11 @@ pub struct Cause {
     /// For a cause of [`Kind::EntryPoints`], the spec of the entry point
     /// that answered otherwise, which its reproducer names.
     pub entry_point: Option<String>,
+    /// For a cause the sweep of every code point found
+    /// ([`super::sweep`]), the code points and contexts that showed it;
+    /// `None` for every other.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub swept: Option<super::sweep::Swept>,
 }
 
 /// One group of observations, before it is minimized.
@@ -1201,7 +1206,7 @@ fn describe_now(
 /// Asks `request` twice (a hang once): the cause is confirmed when both
 /// answers show it and are the same. When it is not, what is wrong on one answer that
 /// showed it comes with the confirmation, if one did.
-fn confirm(
+pub(crate) fn confirm(
     engine: &dyn Engine,
     key: &Key,
     property: Option<Property>,
@@ -1397,6 +1402,7 @@ fn resolve_one(
         explanations: explained.into_keys().collect(),
         beside: None,
         entry_point,
+        swept: None,
     }
 }
 

@@ -160,6 +160,9 @@ pub enum Phase {
     Generated,
     /// Minimizing and confirming causes.
     Causes,
+    /// The sweep of every code point ([`super::sweep`]): code points done,
+    /// of those to do.
+    Sweep,
 }
 
 /// Share of the budget the vectors may take.
@@ -670,6 +673,7 @@ pub fn run(
         }),
         long_inputs: None,
         phases,
+        sweep: None,
     }
 }
 
@@ -817,6 +821,7 @@ mod tests {
             by_rule: Vec::new(),
             beside: None,
             entry_point: None,
+            swept: None,
         };
         let long = Request::Decode(vec![b'a'; 20_000]);
         let mut found = vec![

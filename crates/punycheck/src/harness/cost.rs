@@ -745,6 +745,7 @@ impl Slow {
             by_rule: Vec::new(),
             beside: None,
             entry_point: None,
+            swept: None,
         }
     }
 

@@ -43,6 +43,10 @@ struct Report<'a> {
     cost: Option<CostJson>,
     /// Where the check's time went ([`CheckReport::timings`]).
     timings: Vec<TimingJson>,
+    /// What the sweep of every code point asked (`check --sweep`); absent
+    /// for every other check.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sweep: Option<&'a crate::harness::sweep::Summary>,
 }
 
 /// One phase's time.
@@ -357,6 +361,10 @@ struct CauseJson<'a> {
     /// the line that asks it: a wrong output of several rules is several
     /// defects under one key, each with a reproducer of its own.
     by_rule: Vec<ByRuleJson<'a>>,
+    /// For a cause of the sweep of every code point, the code points
+    /// (as ranges) and the contexts that showed it; absent for every other.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    swept: Option<&'a crate::harness::sweep::Swept>,
 }
 
 /// One rule of a cause ([`crate::harness::causes::Cause::by_rule`]).
@@ -545,6 +553,7 @@ pub fn report(report: &CheckReport) -> String {
                     reproduce: report.repro_of_rule(c, request),
                 })
                 .collect(),
+            swept: c.swept.as_ref(),
         })
         .collect();
     let mut repro_commands: Vec<String> = causes.iter().map(|c| c.reproduce.clone()).collect();
@@ -637,6 +646,7 @@ pub fn report(report: &CheckReport) -> String {
                 seconds: t.seconds,
             })
             .collect(),
+        sweep: report.sweep.as_ref(),
     };
     serde_json::to_string_pretty(&json).unwrap_or_default() + "\n"
 }

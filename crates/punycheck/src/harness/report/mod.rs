@@ -120,6 +120,10 @@ pub struct CheckReport {
     /// are [`campaign::Outcome::timings`]); all of them:
     /// [`CheckReport::timings`].
     pub phases: PhaseTimes,
+    /// What the sweep of every code point asked, for a check that swept
+    /// (`check --sweep`, [`super::sweep`]) instead of asking vectors and
+    /// generated questions; `None` for every other check.
+    pub sweep: Option<super::sweep::Summary>,
 }
 
 /// The longest `reproduce:` command: one whose question would make it

@@ -28,38 +28,42 @@ impl CheckReport {
             self.seed, self.seconds, self.budget_seconds
         );
         let v = &self.vectors;
-        let _ = writeln!(
-            out,
-            "\nvectors: {} of {} run: {} passed, {} not asked, {} known deviations, {} failed",
-            v.run,
-            v.cases,
-            v.pass,
-            v.skipped.iter().map(|s| s.count).sum::<usize>(),
-            v.deviations,
-            v.failed
-        );
         let m = &self.small_cases;
-        if m.cases > 0 {
+        if let Some(sweep) = &self.sweep {
+            out += &sweep_text(sweep, s);
+        } else {
             let _ = writeln!(
                 out,
-                "small cases (every byte in each place, every code point below 0x100): {} of {} run{}: {} passed, {} not asked, {} failed",
-                m.run,
-                m.cases,
-                if m.sampled {
-                    " (a sample in telling order, in their share of --seconds; --cases asks all)"
-                } else {
-                    ""
-                },
-                m.pass,
-                m.skipped.iter().map(|s| s.count).sum::<usize>(),
-                m.failed
+                "\nvectors: {} of {} run: {} passed, {} not asked, {} known deviations, {} failed",
+                v.run,
+                v.cases,
+                v.pass,
+                v.skipped.iter().map(|s| s.count).sum::<usize>(),
+                v.deviations,
+                v.failed
+            );
+            if m.cases > 0 {
+                let _ = writeln!(
+                    out,
+                    "small cases (every byte in each place, every code point below 0x100): {} of {} run{}: {} passed, {} not asked, {} failed",
+                    m.run,
+                    m.cases,
+                    if m.sampled {
+                        " (a sample in telling order, in their share of --seconds; --cases asks all)"
+                    } else {
+                        ""
+                    },
+                    m.pass,
+                    m.skipped.iter().map(|s| s.count).sum::<usize>(),
+                    m.failed
+                );
+            }
+            let _ = writeln!(
+                out,
+                "generated: {} questions, {} identical, {} nonconforming",
+                s.requests, s.same, s.nonconformances
             );
         }
-        let _ = writeln!(
-            out,
-            "generated: {} questions, {} identical, {} nonconforming",
-            s.requests, s.same, s.nonconformances
-        );
         if s.property_checks > 0 {
             let mut properties = if self.codec == "domain" {
                 "round trip, uniqueness, equivalent spellings".to_string()
@@ -209,6 +213,17 @@ impl CheckReport {
         if let Some(beside) = &cause.beside {
             let _ = writeln!(out, "     NEW: {beside}");
         }
+        if let Some(swept) = &cause.swept {
+            let _ = writeln!(
+                out,
+                "     code points ({} in {} range{}): {}",
+                swept.code_points,
+                swept.ranges.ranges().len(),
+                plural(swept.ranges.ranges().len() as u64),
+                swept.ranges
+            );
+            let _ = writeln!(out, "     in contexts: {}", swept.contexts.join(", "));
+        }
         let _ = writeln!(out, "     input: {} ({})", cause.input, cause.shape);
         let _ = writeln!(out, "     {}", cause.detail);
         let generated = cause.count - cause.vectors.len() as u64;
@@ -276,6 +291,36 @@ impl CheckReport {
         }
         out
     }
+}
+
+/// The sweep's lines: what it asked, in which contexts, and what it
+/// found.
+fn sweep_text(
+    sweep: &crate::harness::sweep::Summary,
+    s: &crate::harness::campaign::Stats,
+) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\nsweep of every code point in {}: {} code points asked ({} outside the declared domain, not asked; {} not reached), each in {} contexts ({}), both ways",
+        sweep.span,
+        sweep.code_points,
+        sweep.outside,
+        sweep.not_reached,
+        sweep.contexts.len(),
+        sweep.contexts.join(", ")
+    );
+    let _ = writeln!(
+        out,
+        "  {} questions ({} ToASCII, {} ToUnicode): {} identical, {} classified, {} nonconforming",
+        sweep.encode + sweep.decode,
+        sweep.encode,
+        sweep.decode,
+        s.same,
+        s.divergences.values().map(|d| d.count).sum::<u64>(),
+        s.nonconformances
+    );
+    out
 }
 
 impl CostReport {
