@@ -642,22 +642,9 @@ pub fn run(
         baseline,
         version: super::report::VERSION,
         implementation: settings.spec.clone(),
-        entry_points: engine
-            .entry_points()
-            .iter()
-            .map(|e| e.spec.clone())
-            .collect(),
+        entry_points: entry_point_specs(engine),
         codec: engine.codec().to_string(),
-        // A label or domain check says the profile it judged by, and the
-        // references' Unicode version.
-        declared: match engine.codec().label_profile() {
-            Some(profile) => format!(
-                "{}; label rules {profile}; the references' Unicode {}",
-                describe(&engine.capabilities()),
-                crate::unicode::REFERENCE
-            ),
-            None => describe(&engine.capabilities()),
-        },
+        declared: declared(engine),
         capabilities: engine.capabilities(),
         declared_options: settings.declared_options.clone(),
         seed: settings.seed,
@@ -675,6 +662,29 @@ pub fn run(
         phases,
         sweep: None,
     }
+}
+
+/// What `engine` declares, in words, as a report says it: a label or
+/// domain check adds the profile it judged by, and the references'
+/// Unicode version.
+pub(super) fn declared(engine: &dyn Engine) -> String {
+    match engine.codec().label_profile() {
+        Some(profile) => format!(
+            "{}; label rules {profile}; the references' Unicode {}",
+            describe(&engine.capabilities()),
+            crate::unicode::REFERENCE
+        ),
+        None => describe(&engine.capabilities()),
+    }
+}
+
+/// The specs of `engine`'s other entry points, as a report names them.
+pub(super) fn entry_point_specs(engine: &dyn Engine) -> Vec<String> {
+    engine
+        .entry_points()
+        .iter()
+        .map(|e| e.spec.clone())
+        .collect()
 }
 
 /// Folds into a slow cause every hang of its direction whose question its

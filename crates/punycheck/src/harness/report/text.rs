@@ -302,7 +302,7 @@ fn sweep_text(
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "\nsweep of every code point in {}: {} code points asked ({} outside the declared domain, not asked; {} not reached), each in {} contexts ({}), both ways",
+        "\nsweep of every code point in {}: {} code points asked ({} not asked, outside the declaration or the codec; {} not reached), each in {} contexts ({}), both ways",
         sweep.span,
         sweep.code_points,
         sweep.outside,

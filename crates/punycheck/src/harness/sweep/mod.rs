@@ -50,7 +50,6 @@ use super::check::{CheckSettings, Phase};
 use super::compare::{Verdict, ask, askable, evaluate};
 use super::report::{CheckReport, PhaseTimes, VectorSummary};
 use crate::codec::Codec;
-use crate::engines::declaration::describe;
 use crate::engines::{DecodeResult, EncodeResult, Engine, EngineError, process};
 use crate::vocabulary::{CodePoints, Expected, Request};
 
@@ -195,7 +194,10 @@ pub struct Summary {
     pub contexts: Vec<String>,
     /// Code points asked in at least one question.
     pub code_points: u64,
-    /// Code points not asked: outside the declared domain.
+    /// Code points not asked in any context: outside what it declares
+    /// (its domain: the surrogates for Unicode scalar values; its channel:
+    /// the controls, for a program that answers no escaped question), or
+    /// outside the codec (the four full stops, for the label codec).
     pub outside: u64,
     /// Code points not reached within `--seconds` (or before an
     /// interruption, or before the hangs stopped it).
@@ -205,6 +207,11 @@ pub struct Summary {
     /// Questions to decode (ToUnicode) asked.
     pub decode: u64,
 }
+
+/// The full stops at which UTS #46 and RFC 3490 break a name into labels
+/// (U+002E, and U+3002, U+FF0E and U+FF61, which map to it): the label
+/// codec does not ask them, the domain codec does.
+const FULL_STOPS: [u32; 4] = [0x002E, 0x3002, 0xFF0E, 0xFF61];
 
 /// Code points a worker takes at a time.
 const BLOCK: u32 = 256;
@@ -443,9 +450,11 @@ pub fn run(
         .filter(|&cp| found.was_asked(cp))
         .count() as u64;
     let caps = engine.capabilities();
-    let outside = (span.from..=span.to)
-        .filter(|&cp| !caps.domain.contains(cp))
-        .count() as u64;
+    // Reached and never asked: outside what it declares.
+    let outside = span
+        .len()
+        .saturating_sub(not_reached)
+        .saturating_sub(asked_points);
     let mut incomplete = Vec::new();
     let hung_out = hangs.load(Ordering::Relaxed) >= MOST_HANGS;
     if not_reached > 0 && !interrupted && !hung_out {
@@ -479,7 +488,6 @@ pub fn run(
         None => (None, None),
     };
     incomplete.extend(baseline_error.map(|e| e.to_string()));
-    let profile = codec.label_profile().expect("a label or domain codec");
     let outcome = campaign::Outcome {
         implementation: engine.name().to_string(),
         stats: found.stats.clone(),
@@ -501,17 +509,9 @@ pub fn run(
         started,
         vector_results: Vec::new(),
         implementation: settings.spec.clone(),
-        entry_points: engine
-            .entry_points()
-            .iter()
-            .map(|e| e.spec.clone())
-            .collect(),
+        entry_points: super::check::entry_point_specs(engine),
         codec: codec.to_string(),
-        declared: format!(
-            "{}; label rules {profile}; the references' Unicode {}",
-            describe(&caps),
-            crate::unicode::REFERENCE
-        ),
+        declared: super::check::declared(engine),
         capabilities: caps,
         declared_options: settings.declared_options.clone(),
         seed: settings.seed,
@@ -554,10 +554,12 @@ fn sweep_block(
     block: std::ops::RangeInclusive<u32>,
     found: &mut Found,
 ) -> bool {
-    let codec = engine.codec();
     let mut encodes = Vec::new();
     let mut decodes = Vec::new();
-    for cp in block {
+    // A label holds no full stop: one makes it two labels, the domain
+    // codec's question (the label codec's generator asks none either).
+    let label = !engine.codec().is_domain();
+    for cp in block.filter(|cp| !(label && FULL_STOPS.contains(cp))) {
         for (context, c) in Context::ALL.iter().enumerate() {
             let label = c.label(cp);
             let request = Request::Encode {
@@ -570,7 +572,7 @@ fn sweep_block(
             let Ok(answer) = ask(reference, &request) else {
                 continue;
             };
-            if let Some(text) = to_decode(codec, &label, &answer) {
+            if let Some(text) = to_decode(&label, &answer) {
                 let decode = Request::Decode(text);
                 if askable(engine, &decode)
                     && let Ok(reference) = ask(reference, &decode)
@@ -624,11 +626,10 @@ fn sweep_block(
 /// non-ASCII, the `xn--` label of its Punycode (which ToUnicode must
 /// refuse where ToASCII does); `None` for an ASCII label the reference
 /// leaves without an A-label.
-fn to_decode(codec: Codec, label: &[u32], reference: &Expected) -> Option<Vec<u8>> {
+fn to_decode(label: &[u32], reference: &Expected) -> Option<Vec<u8>> {
     if let Expected::Encoded(ascii) = reference
         && ascii.to_ascii_lowercase().windows(4).any(|w| w == b"xn--")
     {
-        let _ = codec;
         return Some(ascii.clone());
     }
     if label.iter().all(|&cp| cp < 0x80) {
@@ -813,7 +814,7 @@ fn question(codec: Codec, direction: &str, context: Context, cp: u32) -> Option<
     }
     let reference = crate::engines::reference_for(codec)?;
     let answer = ask(reference.as_ref(), &encode).ok()?;
-    to_decode(codec, &label, &answer).map(Request::Decode)
+    to_decode(&label, &answer).map(Request::Decode)
 }
 
 /// The code points on which `baseline` records the sweep's cause of `key`
