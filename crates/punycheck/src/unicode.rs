@@ -174,12 +174,49 @@ pub fn first_remapped_after(
     })
 }
 
+/// Code points whose Bidi_Class, which RFC 5893's Bidi rule reads,
+/// changed after a version implementations still use: each with the last
+/// version known to hold its old class, NSM (it was Mn), where the
+/// references' Unicode 18.0 has L (Mc). CPython's `unicodedata` gives NSM
+/// from Unicode 9.0 to 15.1 (Python 3.6 to 3.13), ICU4X's 18.0 data L:
+/// the sweep of every code point met them between Hebrew letters, where
+/// the PyPI idna package 3.13 (its Bidi classes CPython 3.11's, 14.0)
+/// takes them and the reference refuses them (docs/findings.md). Which of
+/// 16.0, 17.0 and 18.0 changed them is not read here, so a declaration of
+/// 16.0 or later does not explain them.
+pub const BIDI_CLASS_CHANGES: [(u32, UnicodeVersion); 4] = [
+    (0x1B3A, V15_1),
+    (0x1B3C, V15_1),
+    (0x1B42, V15_1),
+    (0x1171E, V15_1),
+];
+
+/// Unicode 15.1.
+const V15_1: UnicodeVersion = UnicodeVersion {
+    major: 15,
+    minor: 1,
+};
+
+/// The first of `code_points` whose Bidi_Class `version` still has as it
+/// was before a change ([`BIDI_CLASS_CHANGES`]).
+pub fn first_reclassified_after(
+    code_points: impl IntoIterator<Item = u32>,
+    version: UnicodeVersion,
+) -> Option<u32> {
+    code_points.into_iter().find(|cp| {
+        BIDI_CLASS_CHANGES
+            .iter()
+            .any(|&(changed, held)| changed == *cp && version <= held)
+    })
+}
+
 /// Whether an implementation of `version` may see `code_points`
-/// otherwise than the references: one of them was assigned after it, or
-/// its UTS #46 mapping changed after it.
+/// otherwise than the references: one of them was assigned after it, its
+/// UTS #46 mapping changed after it, or its Bidi_Class did.
 pub fn known_otherwise(code_points: &[u32], version: UnicodeVersion) -> bool {
     first_remapped_after(code_points.iter().copied(), version).is_some()
         || first_assigned_after(code_points.iter().copied(), version).is_some()
+        || first_reclassified_after(code_points.iter().copied(), version).is_some()
 }
 
 /// Why a version does not parse.

@@ -259,9 +259,10 @@ fn newer_than_declared(
 }
 
 /// Why the declared `declared` explains a difference on `code_points`: the
-/// first of them whose UTS #46 mapping changed after it, else (unless
-/// `remapped_only`) the first assigned after it; `None` when neither is
-/// there.
+/// first of them whose UTS #46 mapping changed after it, or whose
+/// Bidi_Class did (either makes a label valid in one version and not in
+/// the other), else (unless `remapped_only`) the first assigned after it;
+/// `None` when none is there.
 fn version_explains(
     code_points: &[u32],
     declared: UnicodeVersion,
@@ -275,6 +276,14 @@ fn version_explains(
             "u+{cp:04X} {change}: a change of Unicode {}, after the {declared} it \
              declares (the references' data is Unicode {reference})",
             change.since
+        ));
+    }
+    if let Some(cp) =
+        crate::unicode::first_reclassified_after(code_points.iter().copied(), declared)
+    {
+        return Some(format!(
+            "u+{cp:04X} has Bidi_Class L in the references' Unicode {reference}, NSM up to \
+             Unicode 15.1: the {declared} it declares reads the Bidi rule with the old class"
         ));
     }
     if remapped_only {
@@ -801,6 +810,42 @@ mod tests {
             ),
             Verdict::Nonconformance(_)
         ));
+    }
+
+    /// The sweep of the PyPI idna package 3.13 (Bidi classes of Unicode
+    /// 14.0): U+1B3A between Hebrew letters is NSM there, allowed in an
+    /// RTL label, and L in the references' 18.0, refused. Declared 14.0,
+    /// its acceptance is the class unicode-version; declared 16.0 (after
+    /// the last version known to hold NSM), a cause.
+    #[test]
+    fn a_bidi_class_changed_after_the_declared_version_explains_an_acceptance() {
+        let profile = crate::label::LabelProfile {
+            rules: crate::label::LabelRules::Idna2008,
+            switches: crate::label::Switches::STRICT,
+        };
+        let codec = Codec::Label(profile);
+        let request = Request::Encode {
+            code_points: vec![0x05D0, 0x1B3A, 0x05D0],
+            flags: None,
+        };
+        let reference = reference_for(codec, &request).unwrap();
+        assert!(matches!(reference, Expected::Error(_)), "{reference:?}");
+        let got = Ok(Expected::Encoded(b"xn--4dba955n".to_vec()));
+        let verdict = |version: &str| {
+            let caps = Capabilities {
+                unicode_version: Some(version.parse().unwrap()),
+                ..CleanRoom.capabilities()
+            };
+            evaluate(&caps, codec, &request, &reference, &got, true)
+        };
+        assert!(matches!(
+            verdict("14.0"),
+            Verdict::Divergence {
+                class: Class::UnicodeVersion,
+                ..
+            }
+        ));
+        assert!(matches!(verdict("16.0"), Verdict::Nonconformance(_)));
     }
 
     fn declared(domain: CodePointDomain) -> Capabilities {
