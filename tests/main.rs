@@ -31,6 +31,7 @@ mod reports;
 mod sarif;
 mod so;
 mod survey;
+mod sweep;
 mod time_plan;
 mod utf8;
 mod uts46_parameters;

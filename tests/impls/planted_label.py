@@ -51,6 +51,16 @@ that had it went wrong:
                  U+0915 a U+200C b, a case the JSON Schema test suite added
                  in 2026): only the first ZWNJ or ZWJ of a label is judged,
                  so a later one out of its context is taken, both ways.
+  table-XXXX[,YYYY...]  the PyPI idna package 3.12 (kjd/idna#220: its table
+                 generator read Python's Unicode 16 data and classed U+A7F1
+                 PVALID): a table error on these code points alone, each taken
+                 as valid wherever it stands, so a label holding one is
+                 encoded as it stands and an A-label holding one decoded
+                 without a check (what check --sweep finds, tests/sweep.rs).
+  die-XXXX, hang-XXXX  a question holding U+XXXX (to encode, or inside an
+                 A-label) kills the program (exit status 3, its words on
+                 standard error) or never answers: how a sweep meets a
+                 crash and a hang.
   slow-refusal   CPython's encodings.idna (python/cpython#157675), the
                  Python idna package: a label's length is checked only after
                  a quadratic step, so a long label is refused, rightly, after
@@ -193,6 +203,32 @@ def main():
                 text = ""
             if text.lower().startswith("xn--") and not text.isascii():
                 answer = "ok xn--" + text.encode("punycode").decode("ascii")
+        if bug.startswith(("die-", "hang-")):
+            deadly = int(bug.split("-")[1], 16)
+            try:
+                cps = [int(t[2:], 16) for t in rest.split()] if verb == "encode" else None
+            except ValueError:
+                cps = []
+            if cps is None and rest[:4].lower() == "xn--" and rest.isascii():
+                cps = punycode_decode(rest[4:].lower()) or []
+            if deadly in (cps or []):
+                if bug.startswith("die-"):
+                    sys.stderr.write("planted: a table lookup failed on U+%04X\n" % deadly)
+                    sys.exit(3)
+                time.sleep(3600)
+        if bug.startswith("table-") and answer is None:
+            wrong = {int(h, 16) for h in bug[len("table-"):].split(",")}
+            if verb == "encode":
+                try:
+                    cps = [int(t[2:], 16) for t in rest.split()]
+                except ValueError:
+                    cps = []
+                if wrong & set(cps):
+                    answer = "ok xn--" + "".join(map(chr, cps)).encode("punycode").decode("ascii")
+            elif verb == "decode" and rest[:4].lower() == "xn--" and rest.isascii():
+                decoded = punycode_decode(rest[4:].lower())
+                if decoded and wrong & set(decoded):
+                    answer = "ok " + tokens(decoded)
         if answer is None:
             answer = ask(question)
         sys.stdout.write(answer + "\n")
