@@ -75,6 +75,8 @@
 //! cost = true                 # false as --no-cost
 //! cost-budget = 1.0           # as --cost-budget (seconds)
 //! cost-max = 65536            # as --cost-max (code points or bytes)
+//! # sweep = true               # as --sweep: every code point, codec "label" or "domain"
+//! # sweep-range = "U+0000..U+10FFFF" # as --sweep-range
 //! ```
 
 use std::path::{Path, PathBuf};
