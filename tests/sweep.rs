@@ -196,3 +196,25 @@ fn a_program_that_dies_or_hangs_on_a_code_point_ends_with_a_verdict() {
     assert!(report.contains("stopped asking"), "{report}");
     assert!(!report.contains("panicked"), "{report}");
 }
+
+#[test]
+fn a_sweep_cut_by_its_seconds_is_incomplete_and_says_from_where() {
+    // Every code point of the reference against itself is 13 million
+    // questions: far more than one second holds on any machine.
+    let out = punycheck(&[
+        "check",
+        "--codec",
+        "label",
+        "--impl",
+        "label-ref",
+        "--sweep",
+        "--seconds",
+        "1",
+    ]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{report}");
+    assert!(
+        report.contains("were not asked in full within --seconds, from U+"),
+        "{report}"
+    );
+}

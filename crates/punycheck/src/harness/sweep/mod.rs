@@ -705,6 +705,9 @@ fn judge(
     true
 }
 
+/// Code points, each with the contexts (a bit each) it showed in.
+type Points = Vec<(u32, u8)>;
+
 /// The causes of what the sweep found: one a group, split where a
 /// baseline records its key and explanation on some of its code points
 /// only (the others a cause of their own beside the known one), each
@@ -723,7 +726,7 @@ fn resolve(
     for ((key, explanation), group) in &found.groups {
         let Some(first) = &group.first else { continue };
         let recorded = baseline.map(|b| recorded_ranges(b, key, explanation));
-        let (known, new): (Vec<(u32, u8)>, Vec<(u32, u8)>) = group
+        let (known, new): (Points, Points) = group
             .code_points
             .iter()
             .map(|(&cp, &bits)| (cp, bits))
@@ -741,13 +744,13 @@ fn resolve(
                         .as_ref()
                         .map(ToString::to_string)
                         .unwrap_or_default(),
-                    Ranges::of(new.iter().map(|(cp, _)| *cp), &bridged)
+                    Ranges::of(new.iter().map(|(cp, _)| *cp), bridged)
                 )
             });
             parts.push((new, beside));
         }
         for (points, beside) in parts {
-            let ranges = Ranges::of(points.iter().map(|(cp, _)| *cp), &bridged);
+            let ranges = Ranges::of(points.iter().map(|(cp, _)| *cp), bridged);
             let bits = points.iter().fold(0u8, |all, (_, b)| all | b);
             // The reproducer: the group's first observation when it is in
             // this part, else this part's first code point in its first
