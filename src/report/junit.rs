@@ -242,7 +242,7 @@ pub fn report(report: &CheckReport) -> String {
     ));
     for (k, cause) in report.campaign.causes.iter().enumerate() {
         let description = format!(
-            "{}\ninput: {}\nreproduce: {}\nseen {} times{}",
+            "{}\ninput: {}\nreproduce: {}\nseen {} times{}{}",
             cause.detail,
             cause.input,
             report.repro_command(cause),
@@ -251,7 +251,8 @@ pub fn report(report: &CheckReport) -> String {
                 String::new()
             } else {
                 format!(" (vectors {})", cause.vectors.join(", "))
-            }
+            },
+            swept_line(cause)
         );
         let status = if report.known(k) {
             let mut status = skipped("known: recorded in the baseline");
@@ -350,4 +351,19 @@ pub fn setup_error_junit(spec: &str, message: &str, interrupted: bool) -> String
     let status = failure(NonSuccessKind::Error, kind, message, "");
     let cases = vec![case("setup".into(), CLASSNAME, status, 0.0)];
     document(suite(spec), cases, std::time::SystemTime::now(), 0.0)
+}
+
+/// Where the sweep of every code point met `cause`, as a line of its
+/// description: its code points as ranges, and the contexts; nothing for a
+/// cause of any other check.
+pub(crate) fn swept_line(cause: &punycheck::harness::causes::Cause) -> String {
+    cause.swept.as_ref().map_or(String::new(), |swept| {
+        format!(
+            "\ncode points ({} in {} ranges): {}; in contexts {}",
+            swept.code_points,
+            swept.ranges.ranges().len(),
+            swept.ranges,
+            swept.contexts.join(", ")
+        )
+    })
 }

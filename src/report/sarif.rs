@@ -84,6 +84,7 @@ fn result(report: &CheckReport, k: usize, cause: &Cause, location: &Option<Value
     if !cause.detail.is_empty() {
         text = format!("{text}\n{}", cause.detail);
     }
+    text += &super::junit::swept_line(cause);
     let mut result = json!({
         "ruleId": rule_id(cause.key.kind),
         "level": level(cause.key.kind),
