@@ -158,7 +158,7 @@ pub fn refusal(minimized: &Request) -> String {
         return format!("{what}{n} {unit}");
     }
     let question = match minimized {
-        Request::Encode { .. } => text.iter().map(|&cp| token(cp)).collect(),
+        Request::Encode { .. } => text.iter().map(|&cp| token(cp, false)).collect(),
         Request::Decode(_) => decoded_tokens(&text),
     };
     format!("{SHORTEST_REFUSED}\"{question}\"")
@@ -189,7 +189,8 @@ fn decoded_tokens(text: &[u32]) -> String {
             if label.len() > 4 && prefix.eq_ignore_ascii_case("xn--") && prefix != "xn--" {
                 format!("{OTHER_CASE_PREFIX}…")
             } else {
-                label.iter().map(|&cp| token(cp)).collect()
+                let a_label = prefix == "xn--";
+                label.iter().map(|&cp| token(cp, a_label)).collect()
             }
         })
         .collect::<Vec<_>>()
@@ -204,9 +205,16 @@ pub const OTHER_CASE_PREFIX: &str = "<xn-- not in lowercase>";
 /// code point of the URL Standard ([`crate::domain::url::is_forbidden_domain`]).
 pub const STD3_ASCII: &str = "<non-LDH ASCII>";
 
-/// One code point of a short refusal's witness: an ASCII letter or
-/// digit, `-` and `.` as themselves (the characters a name is made of,
-/// each a defect of its own when refused), the ASCII that only
+/// How a witness writes an ASCII digit outside an A-label.
+pub const DIGIT: &str = "<0-9>";
+
+/// One code point of a short refusal's witness: an ASCII letter, `-` and
+/// `.` as themselves (the characters a name is made of, each a defect of
+/// its own when refused), an ASCII digit as one class, [`DIGIT`] (no rule
+/// tells one digit from another: the Bidi rule reads them all as EN, and
+/// a validator whose pattern forgot `[0-9]` refuses them all), but as
+/// itself inside an A-label (`in_a_label`: a Punycode digit, whose value
+/// the label's code points depend on), the ASCII that only
 /// UseSTD3ASCIIRules reads (`_`, `(`, `~`...) as one class,
 /// [`STD3_ASCII`] (a codec that applies the STD3 rule where it was
 /// declared off refuses them all for one reason), anything else as its
@@ -214,10 +222,11 @@ pub const STD3_ASCII: &str = "<non-LDH ASCII>";
 /// Unicode): a refusal of controls is one witness whichever control its
 /// minimization stopped at, and the URL Standard's forbidden code points
 /// (`\`, `%`, `/`...) keep their category, a parser's own rule.
-fn token(cp: u32) -> String {
+fn token(cp: u32, in_a_label: bool) -> String {
     use icu_properties::CodePointMapData;
     use icu_properties::props::GeneralCategory;
     match char::from_u32(cp) {
+        Some(c) if c.is_ascii_digit() && !in_a_label => DIGIT.into(),
         Some(c) if c.is_ascii_alphanumeric() || c == '-' || c == '.' => c.to_string(),
         Some(c) if c.is_ascii_graphic() && !crate::domain::url::is_forbidden_domain(c as u8) => {
             STD3_ASCII.into()
@@ -560,7 +569,7 @@ mod tests {
         // 0.4.1: 3186 bytes both).
         let long = |n: usize| format!("{LONG_REFUSED}{n} bytes");
         assert!(covers(&[long(282)], &long(1412)));
-        assert!(covers(&[limit.clone()], &long(5000)));
+        assert!(covers(std::slice::from_ref(&limit), &long(5000)));
         assert!(!covers(&[long(1412)], &long(282)));
         assert!(covers(
             &[long(3186)],
@@ -593,6 +602,11 @@ mod tests {
             format!("{SHORTEST_REFUSED}\"{STD3_ASCII}\"")
         );
         assert_eq!(encode(&[0x5C]), format!("{SHORTEST_REFUSED}\"<Po>\""));
+        // Digits are one class, but Punycode's digits inside an A-label
+        // are written as they are.
+        assert_eq!(encode(&[0x37]), encode(&[0x30]));
+        assert_eq!(decode("a7"), format!("{SHORTEST_REFUSED}\"a{DIGIT}\""));
+        assert_eq!(decode("xn--58d"), format!("{SHORTEST_REFUSED}\"xn--58d\""));
         assert_eq!(encode(&[0x25]), format!("{SHORTEST_REFUSED}\"<Po>\""));
     }
 }

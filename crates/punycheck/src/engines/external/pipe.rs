@@ -142,7 +142,7 @@ impl Pipe {
         probe(
             self,
             &self.program,
-            "the pipe: protocol (lines \"encode TOKENS\" / \"decode TEXT\" answered by \"ok RESULT\" / \"error MESSAGE\")",
+            "the pipe: protocol (lines \"encode TOKENS\" / \"decode TEXT\" answered by \"ok RESULT\" / \"error MESSAGE\", or a validator's \"valid\" / \"invalid REASON\")",
             |code_points, escaped| self.encode_as(code_points, None, escaped),
             |text, escaped| self.decode_as(text, escaped),
         )
@@ -164,6 +164,8 @@ impl Pipe {
             if answer.starts_with(b"ok")
                 || answer.starts_with(b"error ")
                 || answer.starts_with(b"crash ")
+                || answer.starts_with(b"valid")
+                || answer.starts_with(b"invalid")
             {
                 self.idle.put(worker);
             }
@@ -183,8 +185,18 @@ impl Pipe {
         let Ok(answer) = String::from_utf8(answer) else {
             return Err(EngineError::Broken("the answer is not UTF-8 text".into()));
         };
-        if answer == "ok" {
+        // A validator's verdict (`--answers verdict`): valid is a success
+        // with no text, invalid a refusal that says no kind.
+        if answer == "ok" || answer == "valid" {
             return Ok(String::new());
+        }
+        if answer == "invalid" || answer.starts_with("invalid ") {
+            let why = answer["invalid".len()..].trim();
+            return Err(EngineError::Failed(if why.is_empty() {
+                "invalid".into()
+            } else {
+                format!("invalid: {}", excerpt(why))
+            }));
         }
         if let Some(result) = answer.strip_prefix("ok ") {
             return Ok(result.to_string());
