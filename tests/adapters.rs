@@ -354,6 +354,7 @@ gates! {
     domain_perl_idn_encode: false,
     domain_ruby_addressable: false,
     validator_jsonschema_py: false,
+    validator_hyperjump: false,
 }
 
 /// `check --config GATE` with `plant` (`tests/impls/plant_in_front.py`)
