@@ -156,10 +156,23 @@ for cmd in "node $here/domain/node_domain.js node-url" "node $here/domain/node_d
   [[ $got == 'ok xn--bcher-kva.de' ]] || { echo "install.sh: $cmd encodes bücher.de as '$got'" >&2; exit 1; }
 done
 
+# The validators' adapters (adapters/validators/, pipe: programs answering a
+# verdict): Python's jsonschema, whose idn-hostname is the idna package's, and
+# @hyperjump/json-schema (npm, installed with adapters/node above).
+if ! python3 -c 'import importlib.metadata as m, sys; sys.exit(m.version("jsonschema") != "4.26.0")' 2>/dev/null; then
+  echo "install.sh: pip install jsonschema==4.26.0"
+  python3 -m pip install --quiet 'jsonschema==4.26.0'
+fi
+for cmd in "python3 $here/validators/jsonschema_py.py idn-hostname" "node $here/validators/hyperjump.mjs"; do
+  got=$(printf 'encode u+0062 u+00FC u+0063 u+0068 u+0065 u+0072 u+002E u+0064 u+0065\nencode u+002D\n' | $cmd 2>/dev/null) \
+    || { echo "install.sh: $cmd does not run" >&2; exit 1; }
+  [[ $got == $'valid\ninvalid' ]] || { echo "install.sh: $cmd judges bücher.de and - as '$got'" >&2; exit 1; }
+done
+
 # Every adapter: check that it runs and loads its implementation.
 while IFS=$'\t' read -r spec what; do
   cmd=${spec#exec:}
   got=$(echo 'u+0061 u+00E9' | $cmd -e) || { echo "install.sh: $what ($cmd) does not run" >&2; exit 1; }
   [[ $got == a-bga ]] || { echo "install.sh: $what ($cmd) encodes a, e-acute as '$got', not 'a-bga'" >&2; exit 1; }
 done < <(list)
-echo "install.sh: 13 adapters ready (bash adapters/install.sh --list), 6 label adapters and 11 domain adapters"
+echo "install.sh: 13 adapters ready (bash adapters/install.sh --list), 6 label adapters, 11 domain adapters and 2 validators"

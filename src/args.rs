@@ -8,7 +8,7 @@ use crate::commands::EXIT_STATUS;
 use crate::config::{self, Format};
 use clap::{Parser, Subcommand};
 use punycheck::codec::Codec;
-use punycheck::engines::declaration::{DirectionsDecl, DomainDecl, ErrorsDecl};
+use punycheck::engines::declaration::{AnswersDecl, DirectionsDecl, DomainDecl, ErrorsDecl};
 use punycheck::harness::cost;
 use punycheck::label::{LabelOptions, LabelRules};
 use punycheck::unicode::UnicodeVersion;
@@ -190,6 +190,13 @@ pub(crate) struct DeclArgs {
     /// dots included.
     #[arg(long, value_name = "N")]
     pub(crate) max_name_bytes: Option<usize>,
+    /// What its answers are: conversion (encode answers the ASCII form,
+    /// decode the code points; the default) or verdict (a validator, such
+    /// as JSON Schema's idn-hostname: it answers only valid or invalid,
+    /// judged against whether the reference succeeds under the rules
+    /// declared, its text never compared).
+    #[arg(long, value_enum, value_name = "ANSWERS")]
+    pub(crate) answers: Option<AnswersDecl>,
     /// Seconds one question may take (default 5): an exec: program, pipe:
     /// answer or so: call that takes longer is asked once more, with the
     /// same limit, before it counts as a hang; a built-in's answer to
@@ -232,6 +239,7 @@ impl DeclArgs {
             max_label_bytes: self.max_label_bytes,
             max_name_code_points: self.max_name_code_points,
             max_name_bytes: self.max_name_bytes,
+            answers: self.answers,
             timeout: self.timeout,
             jobs: self.jobs.map(usize::from),
             memory_limit: self.memory_limit,

@@ -46,6 +46,7 @@
 //! # max-label-bytes = 2004     # as --max-label-bytes (label and domain)
 //! # max-name-code-points = 4000 # as --max-name-code-points (domain)
 //! # max-name-bytes = 8000      # as --max-name-bytes (domain)
+//! # answers = "verdict"        # as --answers: "conversion" or "verdict" (a validator)
 //! timeout = 5.0               # as --timeout (seconds per question)
 //! memory-limit = 2048         # as --memory-limit (MB per process; 0: none)
 //! jobs = 2                    # as --jobs (exec:/pipe: processes at once)
@@ -85,7 +86,7 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use punycheck::codec::Codec;
-use punycheck::engines::declaration::{DirectionsDecl, DomainDecl, ErrorsDecl};
+use punycheck::engines::declaration::{AnswersDecl, DirectionsDecl, DomainDecl, ErrorsDecl};
 use punycheck::engines::{Declaration, SpecOptions};
 use punycheck::label::{LabelOptions, LabelRules};
 use punycheck::unicode::UnicodeVersion;
@@ -149,6 +150,8 @@ pub struct Implementation {
     pub max_name_code_points: Option<usize>,
     /// `--max-name-bytes`.
     pub max_name_bytes: Option<usize>,
+    /// `--answers`: a conversion (the default) or a verdict (a validator).
+    pub answers: Option<AnswersDecl>,
     /// `--timeout`: seconds one question may take; [`DEFAULT_TIMEOUT`]
     /// when not given.
     pub timeout: Option<f64>,
@@ -311,6 +314,7 @@ impl Implementation {
             max_label_bytes: self.max_label_bytes.or(lower.max_label_bytes),
             max_name_code_points: self.max_name_code_points.or(lower.max_name_code_points),
             max_name_bytes: self.max_name_bytes.or(lower.max_name_bytes),
+            answers: self.answers.or(lower.answers),
             timeout: self.timeout.or(lower.timeout),
             jobs: self.jobs.or(lower.jobs),
             memory_limit: self.memory_limit.or(lower.memory_limit),
@@ -343,6 +347,7 @@ impl Implementation {
             max_label_bytes: self.max_label_bytes,
             max_name_code_points: self.max_name_code_points,
             max_name_bytes: self.max_name_bytes,
+            answers: self.answers,
         }
     }
 

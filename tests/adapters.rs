@@ -353,6 +353,8 @@ gates! {
     domain_idna_1_1_0_strict: false,
     domain_perl_idn_encode: false,
     domain_ruby_addressable: false,
+    validator_jsonschema_py: false,
+    validator_hyperjump: false,
 }
 
 /// `check --config GATE` with `plant` (`tests/impls/plant_in_front.py`)

@@ -35,6 +35,7 @@ mod sweep;
 mod time_plan;
 mod utf8;
 mod uts46_parameters;
+mod validators;
 
 mod tests {
     /// Every `.rs` file of `tests/` is a module of this binary, or a test

@@ -64,6 +64,22 @@ pub struct Declaration {
     /// The most bytes of a whole name in ASCII it takes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_name_bytes: Option<usize>,
+    /// What its answers are: a conversion, or only a verdict (a validator).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answers: Option<AnswersDecl>,
+}
+
+/// `--answers`, as written on the command line and in `punycheck.toml`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum AnswersDecl {
+    /// It converts: encode answers the ASCII form, decode the code points.
+    Conversion,
+    /// It answers only whether the input is valid (a validator): `valid`
+    /// or `invalid` to a question of either direction, judged against
+    /// whether the reference succeeds.
+    Verdict,
 }
 
 /// `--domain`, as written on the command line and in `punycheck.toml`.
@@ -132,6 +148,7 @@ impl Declaration {
             max_label_bytes: self.max_label_bytes.or(base.max_label_bytes),
             max_name_code_points: self.max_name_code_points.or(base.max_name_code_points),
             max_name_bytes: self.max_name_bytes.or(base.max_name_bytes),
+            answers: self.answers.or(base.answers),
         }
     }
 
@@ -185,6 +202,14 @@ impl Declaration {
             caps.unicode_version = self.unicode_version;
         }
         caps.name_limits = self.name_limits().over(caps.name_limits);
+        // A validator is asked names, whatever form they take, and its
+        // verdict is judged against ToASCII's: only encode questions.
+        if let Some(answers) = self.answers {
+            caps.verdict_only = answers == AnswersDecl::Verdict;
+            if caps.verdict_only {
+                caps.directions = Directions::EncodeOnly;
+            }
+        }
         caps
     }
 
@@ -220,6 +245,9 @@ impl Declaration {
             out += &format!(" --unicode-version {version}");
         }
         out += &self.name_limits().options();
+        if self.answers == Some(AnswersDecl::Verdict) {
+            out += " --answers verdict";
+        }
         out
     }
 }
@@ -237,6 +265,9 @@ pub fn describe(caps: &Capabilities) -> String {
             if caps.annotations { "yes" } else { "no" }
         ),
     ];
+    if caps.verdict_only {
+        parts.push("answers a verdict only (a validator, judged by ToASCII's)".into());
+    }
     match caps.directions {
         Directions::Both => parts.push("encodes and decodes".into()),
         Directions::EncodeOnly => parts.push("encode only".into()),

@@ -164,6 +164,7 @@ impl Engine for Functions {
             directions,
             deviations: &[],
             unicode_version: None,
+            verdict_only: false,
         };
         self.declaration.apply(own)
     }

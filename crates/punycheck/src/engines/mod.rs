@@ -226,6 +226,11 @@ pub struct Capabilities {
     /// length of its own, beyond those of its rules (ICU's 1,000 code
     /// points a label); none by default.
     pub name_limits: NameLimits,
+    /// It answers only whether the input is valid (a validator: JSON
+    /// Schema's `idn-hostname`, a domain validator), not a conversion:
+    /// its verdict is judged against whether the reference succeeds, and
+    /// the text of an answer is never compared (`--answers verdict`).
+    pub verdict_only: bool,
 }
 
 /// An implementation's own limits on labels and names (the `label` and

@@ -235,6 +235,12 @@ pub fn run_with(
     let mut hangs = vec![0u32; engines.len()];
     let codec = engines.first().map_or(Codec::Punycode, |e| e.codec());
     let mut generator = Generator::for_codec(codec, settings.seed);
+    if engines
+        .first()
+        .is_some_and(|e| e.capabilities().verdict_only)
+    {
+        generator = generator.names_only();
+    }
     let mut done = 0u64;
     let clocks: Vec<Clock> = engines.iter().map(|_| Clock::default()).collect();
     let mut generating = Duration::ZERO;
@@ -278,7 +284,9 @@ pub fn run_with(
                     *engine,
                     request,
                     judged,
-                    settings.properties,
+                    // A validator's answers have no text to hold to a
+                    // property (`--answers verdict`).
+                    settings.properties && !engine.capabilities().verdict_only,
                 );
             }
         }

@@ -180,6 +180,14 @@ pub fn evaluate(
     {
         return Verdict::Same;
     }
+    // A validator's verdict: the text of its answer is never compared.
+    if caps.verdict_only {
+        let valid = matches!(got, Ok(Expected::Encoded(_) | Expected::Decoded(_)));
+        let refuses = matches!(reference, Expected::Error(_));
+        if (valid && !refuses) || (is_refusal(got) && refuses) {
+            return Verdict::Same;
+        }
+    }
     // Punycode's digits are case-insensitive (section 5); the other
     // codecs' encoded forms are compared byte for byte.
     let unflagged_encode =
@@ -214,10 +222,30 @@ pub fn evaluate(
                 };
             }
             failed_at_declared_limit(caps, request, reference, got).unwrap_or_else(|| {
+                let detail = as_a_verdict(caps, reference, got, detail);
                 Verdict::Nonconformance(with_label_reason(codec, request, detail))
             })
         }
         other => other,
+    }
+}
+
+/// What a validator (`--answers verdict`) did wrong, in its own terms:
+/// it answered valid where the reference refuses (`detail` otherwise, a
+/// refusal of valid input, a crash, a limit, said as for any answer).
+fn as_a_verdict(
+    caps: &Capabilities,
+    reference: &Expected,
+    got: &Result<Expected, EngineError>,
+    detail: String,
+) -> String {
+    if caps.verdict_only && matches!(reference, Expected::Error(_)) && !is_refusal(got) {
+        format!(
+            "answered valid, where the reference refuses ({})",
+            excerpt(&describe(&Ok(reference.clone())))
+        )
+    } else {
+        detail
     }
 }
 

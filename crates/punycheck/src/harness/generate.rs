@@ -28,6 +28,8 @@ pub struct Generator {
     codec: Codec,
     /// The codec's reference, for valid encodings of the other codecs.
     reference: Option<Box<dyn Engine>>,
+    /// Every question as a name to encode ([`Generator::names_only`]).
+    names_only: bool,
 }
 
 /// A code point region worth sampling.
@@ -197,7 +199,19 @@ impl Generator {
             reference: (codec != Codec::Punycode)
                 .then(|| crate::engines::reference_for(codec))
                 .flatten(),
+            names_only: false,
         }
+    }
+
+    /// The same questions, each text to decode asked as a name to encode
+    /// (its characters as code points): for a validator (`--answers
+    /// verdict`), which validates a name in whatever form it comes, and
+    /// whose verdict is ToASCII's (a name in ASCII with a broken `xn--`
+    /// label, an empty label or a label too long is invalid, where
+    /// ToUnicode takes it).
+    pub fn names_only(mut self) -> Self {
+        self.names_only = true;
+        self
     }
 
     /// The next request, alternating between encoding and decoding.
@@ -207,10 +221,20 @@ impl Generator {
         // drawn, so that the main stream stays where it was.
         let long = self.codec == Codec::Punycode && self.long_rng.random_ratio(1, LONG_ONE_IN);
         let request = self.regular_request();
-        if long {
+        let request = if long {
             self.long_request(matches!(request, Request::Encode { .. }))
         } else {
             request
+        };
+        match request {
+            Request::Decode(text) if self.names_only => Request::Encode {
+                code_points: String::from_utf8_lossy(&text)
+                    .chars()
+                    .map(u32::from)
+                    .collect(),
+                flags: None,
+            },
+            request => request,
         }
     }
 

@@ -46,6 +46,7 @@ impl Engine for AmcC {
             directions: crate::engines::Directions::Both,
             deviations: &[],
             unicode_version: None,
+            verdict_only: false,
         }
     }
 

@@ -84,6 +84,7 @@ impl Engine for Bootstring {
             directions: crate::engines::Directions::Both,
             deviations: &[],
             unicode_version: None,
+            verdict_only: false,
         }
     }
 

@@ -33,6 +33,7 @@ impl Engine for CleanRoom {
             directions: crate::engines::Directions::Both,
             deviations: &[],
             unicode_version: None,
+            verdict_only: false,
         }
     }
 

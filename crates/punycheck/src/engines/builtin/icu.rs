@@ -345,6 +345,7 @@ impl Engine for Icu {
             directions: crate::engines::Directions::Both,
             deviations: DEVIATIONS,
             unicode_version: None,
+            verdict_only: false,
         }
     }
 

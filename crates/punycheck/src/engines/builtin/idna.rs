@@ -34,6 +34,7 @@ impl Engine for Idna {
             directions: crate::engines::Directions::Both,
             deviations: &[],
             unicode_version: None,
+            verdict_only: false,
         }
     }
 

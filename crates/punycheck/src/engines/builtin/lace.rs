@@ -44,6 +44,7 @@ impl Engine for LaceCleanRoom {
             directions: crate::engines::Directions::Both,
             deviations: &[],
             unicode_version: None,
+            verdict_only: false,
         }
     }
 

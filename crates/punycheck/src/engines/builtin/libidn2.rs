@@ -331,6 +331,7 @@ impl Engine for Libidn2 {
             directions: crate::engines::Directions::Both,
             deviations: DEVIATIONS,
             unicode_version: None,
+            verdict_only: false,
         }
     }
 

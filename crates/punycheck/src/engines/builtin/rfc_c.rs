@@ -55,6 +55,7 @@ impl Engine for RfcC {
             directions: crate::engines::Directions::Both,
             deviations: &[],
             unicode_version: None,
+            verdict_only: false,
         }
     }
 

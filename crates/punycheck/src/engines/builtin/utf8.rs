@@ -62,6 +62,7 @@ impl Engine for Utf8CleanRoom {
             directions: crate::engines::Directions::Both,
             deviations: &[],
             unicode_version: None,
+            verdict_only: false,
         }
     }
 
@@ -140,6 +141,7 @@ impl Engine for StdUtf8 {
             directions: crate::engines::Directions::Both,
             deviations: STD_DEVIATIONS,
             unicode_version: None,
+            verdict_only: false,
         }
     }
 

@@ -165,6 +165,7 @@ impl Program {
             directions: Directions::Both,
             deviations: &[],
             unicode_version: None,
+            verdict_only: false,
         };
         self.declaration.apply(own)
     }

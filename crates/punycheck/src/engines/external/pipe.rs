@@ -142,7 +142,7 @@ impl Pipe {
         probe(
             self,
             &self.program,
-            "the pipe: protocol (lines \"encode TOKENS\" / \"decode TEXT\" answered by \"ok RESULT\" / \"error MESSAGE\")",
+            "the pipe: protocol (lines \"encode TOKENS\" / \"decode TEXT\" answered by \"ok RESULT\" / \"error MESSAGE\", or a validator's \"valid\" / \"invalid REASON\")",
             |code_points, escaped| self.encode_as(code_points, None, escaped),
             |text, escaped| self.decode_as(text, escaped),
         )
@@ -230,8 +230,18 @@ impl Pipe {
         let Ok(answer) = String::from_utf8(answer?) else {
             return Err(EngineError::Broken("the answer is not UTF-8 text".into()));
         };
-        if answer == "ok" {
+        // A validator's verdict (`--answers verdict`): valid is a success
+        // with no text, invalid a refusal that says no kind.
+        if answer == "ok" || answer == "valid" {
             return Ok(String::new());
+        }
+        if answer == "invalid" || answer.starts_with("invalid ") {
+            let why = answer["invalid".len()..].trim();
+            return Err(EngineError::Failed(if why.is_empty() {
+                "invalid".into()
+            } else {
+                format!("invalid: {}", excerpt(why))
+            }));
         }
         if let Some(result) = answer.strip_prefix("ok ") {
             return Ok(result.to_string());
@@ -273,10 +283,12 @@ fn question_line(verb: &str, payload: &[u8]) -> Vec<u8> {
     question
 }
 
-/// Whether an answer line is one of the protocol's (after it, the program
-/// is in step with the questions).
+/// Whether an answer line is one of the protocol's, a validator's verdict
+/// included (after it, the program is in step with the questions).
 fn in_protocol(answer: &[u8]) -> bool {
-    answer.starts_with(b"ok") || answer.starts_with(b"error ") || answer.starts_with(b"crash ")
+    [&b"ok"[..], b"error ", b"crash ", b"valid", b"invalid"]
+        .iter()
+        .any(|start| answer.starts_with(start))
 }
 
 impl Pipe {

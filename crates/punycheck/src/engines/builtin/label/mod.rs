@@ -31,6 +31,7 @@ fn capabilities() -> Capabilities {
         directions: Directions::Both,
         deviations: &[],
         unicode_version: None,
+        verdict_only: false,
     }
 }
 

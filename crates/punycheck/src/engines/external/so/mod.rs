@@ -157,6 +157,7 @@ fn capabilities(declaration: &Declaration) -> Capabilities {
         directions: Directions::Both,
         deviations: &[],
         unicode_version: None,
+        verdict_only: false,
     })
 }
 
