@@ -293,6 +293,23 @@ fn the_page_shows_every_cause_and_fetches_nothing() {
             assert!(md.contains(line), "survey.md lacks {line}");
         }
     }
+    // Causes that one note explains are one item, the note once.
+    for gate in json["gates"].as_array().unwrap() {
+        let mut notes: std::collections::BTreeMap<&str, usize> = Default::default();
+        for cause in gate["causes"].as_array().unwrap() {
+            if let Some(note) = cause["note"].as_str() {
+                *notes.entry(note).or_default() += 1;
+            }
+        }
+        for (note, n) in notes.into_iter().filter(|(_, n)| *n > 1) {
+            assert!(
+                page.contains(&format!("one root, {n} causes, in ")),
+                "{}: {n} causes share a note, not shown as one",
+                gate["name"]
+            );
+            assert!(page.matches(&escaped(note)).count() < n, "{note}: not once");
+        }
+    }
     for remote in ["<script", "src=\"http", "href=\"http", "@import", "url("] {
         assert!(!page.contains(remote), "index.html holds {remote}");
     }
@@ -431,6 +448,41 @@ fn the_page_renders_in_headless_chromium() {
             .replace('<', "&lt;")
             .replace('>', "&gt;");
         assert!(dom_text.contains(&serialized), "the DOM lacks {text}");
+    }
+    // The matrix fits a 1,400-pixel window and a phone's: measured in the
+    // page as laid out, by a script added to a copy of it (the page itself
+    // holds none).
+    let measured = profile.join("fits.html");
+    let page_text = std::fs::read_to_string(&page).unwrap();
+    std::fs::write(
+        &measured,
+        page_text.replace(
+            "</body>",
+            "<script>var w=document.querySelector('.wrap');\
+             document.body.setAttribute('data-fits',String(w.scrollWidth<=w.clientWidth));\
+             </script></body>",
+        ),
+    )
+    .unwrap();
+    for size in ["1400,1000", "390,900"] {
+        let dom = Command::new(browser)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+            ])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg(format!("--window-size={size}"))
+            .arg("--dump-dom")
+            .arg(format!("file://{}", measured.display()))
+            .output()
+            .unwrap();
+        let dom = String::from_utf8_lossy(&dom.stdout);
+        assert!(
+            dom.contains("data-fits=\"true\""),
+            "the matrix is wider than a window of {size}"
+        );
     }
     for (name, size) in [("desktop", "1280,2400"), ("phone", "390,2400")] {
         let shot = survey().0.join(format!("survey-{name}.png"));

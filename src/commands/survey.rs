@@ -98,7 +98,7 @@ pub fn run(settings: &SurveySettings, out: &mut Output) -> Outcome {
                     let _ = done.send(format!(
                         "  {}: {}{}",
                         gate.name,
-                        gate.status,
+                        super::survey_model::shown_status(&gate),
                         gate.reason
                             .as_ref()
                             .map_or(String::new(), |r| format!(" ({r})"))
@@ -208,29 +208,42 @@ fn write(dir: &Path, name: &str, text: &str) -> Result<(), Stop> {
         .map_err(|e| Stop::Setup(format!("cannot write {}: {e}", path.display())))
 }
 
-/// The note of the baseline entry with this key.
-fn note_of(
-    baseline: Option<&Baseline>,
-    direction: &str,
-    kind: &str,
-    reference: &str,
-    got: &str,
-) -> Option<String> {
-    baseline?
-        .cause
+/// The baseline's entry for a cause: one of its key whose witnesses hold
+/// one of the cause's (`explanations`), or else the first of its key (a
+/// key recorded before witnesses were, or one split by them into several
+/// entries, each with a note of its own: Node's URL host refuses controls,
+/// spaces and punctuation under one key, each noted apart).
+fn entry_of<'a>(
+    baseline: Option<&'a Baseline>,
+    (direction, kind, reference, got): (&str, &str, &str, &str),
+    explanations: &[String],
+) -> Option<&'a punycheck::harness::baseline::Entry> {
+    let same_key = |e: &&punycheck::harness::baseline::Entry| {
+        e.direction == direction
+            && serde_json::to_value(e.kind)
+                .ok()
+                .as_ref()
+                .and_then(Value::as_str)
+                == Some(kind)
+            && e.reference == reference
+            && e.got == got
+    };
+    let entries: Vec<_> = baseline?.cause.iter().filter(same_key).collect();
+    entries
         .iter()
         .find(|e| {
-            e.direction == direction
-                && serde_json::to_value(e.kind)
-                    .ok()
-                    .as_ref()
-                    .and_then(Value::as_str)
-                    == Some(kind)
-                && e.reference == reference
-                && e.got == got
+            let recorded = e.explained.as_deref().unwrap_or_default();
+            explanations
+                .iter()
+                .any(|w| punycheck::harness::witness::covers(recorded, w))
         })
-        .map(|e| e.note.clone())
-        .filter(|n| !n.is_empty())
+        .or(entries.first())
+        .copied()
+}
+
+/// The note of a baseline entry, where it has one.
+fn note_of(entry: Option<&punycheck::harness::baseline::Entry>) -> Option<String> {
+    entry.map(|e| e.note.clone()).filter(|n| !n.is_empty())
 }
 
 /// A string field of a JSON object, empty when absent.
@@ -315,12 +328,18 @@ fn run_gate(path: &str, json: &Path) -> Gate {
                 .filter_map(|v| v.as_str().map(String::from))
                 .collect()
         };
+        let explanations = strings("explanations");
+        let entry = entry_of(
+            baseline.as_ref(),
+            (&direction, &kind, &reference, &got),
+            &explanations,
+        );
         gate.causes.push(SurveyCause {
-            area: area_of(&codec, &kind, &reference).into(),
+            area: area_of(&codec, &kind, &reference, &explanations).into(),
             known: cause["known"].as_bool().unwrap_or(false),
             summary: text(cause, "summary"),
             detail: text(cause, "detail"),
-            explanations: strings("explanations"),
+            explanations,
             vectors: strings("vectors"),
             reproduce: text(cause, "reproduce"),
             by_rule: cause["by_rule"]
@@ -332,7 +351,7 @@ fn run_gate(path: &str, json: &Path) -> Gate {
                     reproduce: text(r, "reproduce"),
                 })
                 .collect(),
-            note: note_of(baseline.as_ref(), &direction, &kind, &reference, &got),
+            note: note_of(entry),
             direction,
             kind,
             reference,
@@ -342,8 +361,16 @@ fn run_gate(path: &str, json: &Path) -> Gate {
     let recorded = |entry: &Value| {
         let (direction, kind) = (text(entry, "direction"), text(entry, "kind"));
         let (reference, got) = (text(entry, "reference"), text(entry, "got"));
+        let recorded = entry_of(
+            baseline.as_ref(),
+            (&direction, &kind, &reference, &got),
+            &[],
+        );
+        let explained = recorded
+            .and_then(|e| e.explained.clone())
+            .unwrap_or_default();
         Recorded {
-            area: area_of(&codec, &kind, &reference).into(),
+            area: area_of(&codec, &kind, &reference, &explained).into(),
             passing: entry["passing"]
                 .as_array()
                 .into_iter()
@@ -351,7 +378,7 @@ fn run_gate(path: &str, json: &Path) -> Gate {
                 .filter_map(|v| v.as_str().map(String::from))
                 .collect(),
             reproduce: entry["reproduce"].as_str().map(String::from),
-            note: note_of(baseline.as_ref(), &direction, &kind, &reference, &got),
+            note: note_of(recorded),
             direction,
             kind,
             reference,

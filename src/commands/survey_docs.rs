@@ -51,7 +51,13 @@ pub fn recorded(gates: &[String]) -> Survey {
                         .and_then(|v| v.as_str().map(String::from))
                         .unwrap_or_default();
                     Recorded {
-                        area: super::survey_model::area_of(&codec, &kind, &e.reference).into(),
+                        area: super::survey_model::area_of(
+                            &codec,
+                            &kind,
+                            &e.reference,
+                            e.explained.as_deref().unwrap_or_default(),
+                        )
+                        .into(),
                         direction: e.direction.clone(),
                         kind,
                         reference: e.reference.clone(),

@@ -55,7 +55,7 @@ const RULE_AREAS: &[(&str, &str)] = &[
     ("bidi-across-labels", "bidi"),
     ("full-stop", "mapping"),
     ("separator-by-nameprep", "mapping"),
-    ("empty-label", "mapping"),
+    ("empty-label", "lengths"),
     ("empty-host", "mapping"),
     ("not-nfc", "mapping"),
     ("not-ldh", "mapping"),
@@ -73,13 +73,17 @@ const RULE_AREAS: &[(&str, &str)] = &[
     ("leading-mark", "unicode"),
 ];
 
-/// The area of a cause, from its key: its kind first (cost, crashes,
-/// lengths, spellings), then the reference's answer: a Punycode status
-/// (`overflow (...)`, `bad_input (...)`) is arithmetic, a label or name
-/// rule (`refused (bidi)`) is looked up in [`RULE_AREAS`]; any other cause
-/// of the Punycode codec (a wrong output, a round trip) is arithmetic, and
-/// of the label and domain codecs `other`.
-pub fn area_of(codec: &str, kind: &str, reference: &str) -> &'static str {
+/// The area of a cause, from its key and its witnesses (`explained`):
+/// its kind first (cost, crashes, lengths, spellings); then, for a
+/// refusal of valid input or a wrong output, whose key names no rule, the
+/// rule its witness shows ([`witness_area`]: an ACE prefix not in
+/// lowercase is the ACE prefix's, a size limit the lengths'); then the
+/// reference's answer: a Punycode status (`overflow (...)`, `bad_input
+/// (...)`) is arithmetic, a label or name rule (`refused (bidi)`) is
+/// looked up in [`RULE_AREAS`]; any other cause of the Punycode codec (a
+/// wrong output, a round trip) is arithmetic, and of the label and domain
+/// codecs `other`.
+pub fn area_of(codec: &str, kind: &str, reference: &str, explained: &[String]) -> &'static str {
     match kind {
         "slow" | "memory" => return "cost",
         "crash" | "hang" | "broken" => return "crash",
@@ -87,6 +91,9 @@ pub fn area_of(codec: &str, kind: &str, reference: &str) -> &'static str {
         "spellings" => return "mapping",
         "entry-points" => return "other",
         _ => {}
+    }
+    if let Some(area) = explained.iter().find_map(|w| witness_area(w)) {
+        return area;
     }
     if let Some(rule) = reference
         .strip_prefix("refused (")
@@ -107,6 +114,48 @@ pub fn area_of(codec: &str, kind: &str, reference: &str) -> &'static str {
         "other"
     } else {
         "punycode"
+    }
+}
+
+/// The rule a witness shows (`punycheck::harness::witness`), where it
+/// shows one: the ACE prefix's case, a size, the digits of an overflow, a
+/// Bidi condition, a joiner, the STD3 rule or a dot. `None` for a witness
+/// that names no rule (a short question refused for a code point of its
+/// own).
+fn witness_area(witness: &str) -> Option<&'static str> {
+    use punycheck::harness::witness::{OTHER_CASE_PREFIX, STD3_ASCII};
+    let area = if witness.contains(OTHER_CASE_PREFIX) || witness.starts_with("an A-label") {
+        "ace-prefix"
+    } else if witness.starts_with("a size limit")
+        || witness.starts_with("a long question refused")
+        || witness == punycheck::harness::witness::EMPTY_REFUSED
+    {
+        "lengths"
+    } else if witness.starts_with("its largest value needs") {
+        "punycode"
+    } else if witness.starts_with("Bidi condition") {
+        "bidi"
+    } else if witness.starts_with("the joiner") {
+        "contextj"
+    } else if witness.contains(STD3_ASCII)
+        || witness == "the shortest refused: \".\""
+        || witness.starts_with("an LDH label")
+    {
+        "mapping"
+    } else {
+        return None;
+    };
+    Some(area)
+}
+
+/// A gate's status in the words the terminal and the page both use: a
+/// conforming check with known causes passes on its baseline, as its
+/// verdict line says.
+pub fn shown_status(gate: &Gate) -> String {
+    if gate.status == "conforming" && (!gate.causes.is_empty() || !gate.still_there.is_empty()) {
+        "passes on its baseline".into()
+    } else {
+        gate.status.replace('-', " ")
     }
 }
 
@@ -467,32 +516,68 @@ mod tests {
 
     #[test]
     fn causes_sort_into_areas_by_their_keys() {
+        let area = |codec, kind, reference| area_of(codec, kind, reference, &[]);
         assert_eq!(
-            area_of("domain", "accepts-invalid", "refused (bidi-across-labels)"),
+            area("domain", "accepts-invalid", "refused (bidi-across-labels)"),
             "bidi"
         );
         assert_eq!(
-            area_of("label", "accepts-invalid", "refused (contextj)"),
+            area("label", "accepts-invalid", "refused (contextj)"),
             "contextj"
         );
         assert_eq!(
-            area_of("label", "accepts-invalid", "refused (hyphens-3-4)"),
+            area("label", "accepts-invalid", "refused (hyphens-3-4)"),
             "hyphens"
         );
-        assert_eq!(area_of("punycode", "slow", ""), "cost");
+        // An empty label is VerifyDnsLength's: a trailing dot's rule.
         assert_eq!(
-            area_of("punycode", "accepts-invalid", "overflow (encode_delta)"),
+            area("domain", "accepts-invalid", "refused (empty-label)"),
+            "lengths"
+        );
+        assert_eq!(area("punycode", "slow", ""), "cost");
+        assert_eq!(
+            area("punycode", "accepts-invalid", "overflow (encode_delta)"),
             "punycode"
         );
-        assert_eq!(area_of("punycode", "wrong-output", "success"), "punycode");
-        assert_eq!(area_of("label", "wrong-output", "success"), "other");
+        assert_eq!(area("punycode", "wrong-output", "success"), "punycode");
+        assert_eq!(area("label", "wrong-output", "success"), "other");
         assert_eq!(
-            area_of("label", "accepts-invalid", "refused (a-rule-not-listed)"),
+            area("label", "accepts-invalid", "refused (a-rule-not-listed)"),
             "other"
         );
         for (_, area) in RULE_AREAS {
             assert!(AREAS.iter().any(|(name, _)| name == area), "{area}");
         }
+    }
+
+    /// A refusal of valid input names no rule in its key: its witness
+    /// does (issue 47: a wrong ACE prefix's case was under "Other").
+    #[test]
+    fn a_refusal_is_sorted_by_the_rule_its_witness_shows() {
+        let refusal =
+            |witness: &str| area_of("label", "rejects-valid", "success", &[witness.to_string()]);
+        assert_eq!(
+            refusal("the shortest refused: \"<xn-- not in lowercase>…\""),
+            "ace-prefix"
+        );
+        assert_eq!(
+            refusal("a size limit: refused from about 1030 bytes"),
+            "lengths"
+        );
+        assert_eq!(
+            refusal("the shortest refused: \"<non-LDH ASCII>\""),
+            "mapping"
+        );
+        assert_eq!(refusal("the shortest refused: \"q\""), "other");
+        assert_eq!(
+            area_of(
+                "domain",
+                "wrong-output",
+                "success",
+                &["an A-label: ASCII letters not lowercased, kept from the question".into()]
+            ),
+            "ace-prefix"
+        );
     }
 
     #[test]

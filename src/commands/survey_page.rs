@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::survey_model::{AREAS, Gate, Survey};
+use super::survey_model::{AREAS, Gate, Survey, SurveyCause, shown_status};
 
 /// A cell's mark in Markdown, and its word in the legend.
 fn mark(cell: &str) -> &'static str {
@@ -33,16 +33,6 @@ fn rules(gate: &Gate) -> String {
         parts.push(gate.rules.clone());
     }
     parts.join(" ")
-}
-
-/// The status as the matrix shows it: a conforming check with known
-/// causes passes on its baseline, as its verdict line says.
-fn shown_status(gate: &Gate) -> String {
-    if gate.status == "conforming" && (!gate.causes.is_empty() || !gate.still_there.is_empty()) {
-        "passes on its baseline".into()
-    } else {
-        gate.status.replace('-', " ")
-    }
 }
 
 /// The Unicode column.
@@ -218,10 +208,10 @@ thead th{background:#f3f3f3;position:sticky;top:0}
 th.area{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;text-align:left;font-weight:600;padding:.3rem .15rem}
 td.gate,th.gate{position:sticky;left:0;z-index:1;background:#fafafa;white-space:nowrap}
 td.status{white-space:nowrap}
-td.about{min-width:16rem;max-width:26rem}
-td.rules{min-width:9rem}td.rules span{white-space:nowrap}
+td.about{min-width:14rem;max-width:24rem;overflow-wrap:anywhere}
+td.rules{min-width:8rem;max-width:16rem;overflow-wrap:anywhere}
 td.cell{text-align:center;white-space:nowrap;padding:0}
-td.cell a,td.cell span{display:block;padding:.2rem .3rem;text-decoration:none;color:inherit}
+td.cell>a,td.cell>span{display:block;padding:.2rem .3rem;text-decoration:none;color:inherit}
 .pass{background:#e5f5e0}.declared{background:#e8eef8}.known{background:#fff1c9}.new{background:#f9c7c2;font-weight:700}.not-run{background:#eee;color:#666}
 .status-conforming{color:#1a6b1a}.status-nonconforming,.status-incomplete,.status-interrupted{color:#a3160b;font-weight:700}.status-not-run{color:#666}
 code,pre{font:12.5px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
@@ -233,7 +223,10 @@ ul.causes>li.known{border-color:#e0b100;background:none}ul.causes>li.new{border-
 .tag.known{background:#fff1c9}.tag.new{background:#f9c7c2}
 .note{color:#333;margin:.2rem 0}.meta{color:#444;font-size:.9rem;margin:.1rem 0}
 svg.cost{max-width:100%;height:auto;border:1px solid #eee}
-@media (max-width:40rem){body{font-size:14px;padding:0 .5rem 2rem}table{font-size:.72rem}td.about{min-width:13rem}}
+.m,td.cell .m{display:none}
+@media (max-width:40rem){body{font-size:14px;padding:0 .5rem 2rem}table{font-size:.72rem}\
+td.about,td.rules,.wide,.w,td.cell .w{display:none}.m,td.cell .m{display:inline}\
+td.gate,th.gate{white-space:normal;overflow-wrap:anywhere;max-width:6.5rem}td.cell>a,td.cell>span{padding:.2rem .15rem}}
 ";
 
 /// The survey as one self-contained HTML page.
@@ -255,7 +248,10 @@ pub fn html(survey: &Survey) -> String {
         h,
         "<h1>punycheck survey</h1>\n<p class=\"summary\">{} gates of real implementations, {} ran; \
 survey <b>{}</b> ({}), started {}, {:.0} s, punycheck {}. Each gate is <code>punycheck check --config GATE</code>; \
-each cause below comes from its report, each note from its baseline.</p>\n",
+each cause below comes from its report, each note from its baseline. A reproduce line runs \
+from the directory the survey ran in (one whose gate's root lies elsewhere begins with \
+<code>cd ROOT &amp;&amp;</code>), and causes that one note explains are shown once, with the \
+areas they reach.</p>\n",
         survey.gates.len(),
         ran,
         esc(&survey.status),
@@ -271,9 +267,9 @@ each cause below comes from its report, each note from its baseline.</p>\n",
     let _ = writeln!(
         h,
         "<ul class=\"legend\"><li><b class=\"pass\">✓</b> no cause in the area</li>\
-<li><b class=\"declared\">decl</b> the declaration explains a difference</li>\
-<li><b class=\"known\">known</b> a deviation the baseline records, read in the source</li>\
-<li><b class=\"new\">NEW</b> not in the baseline (or a recorded one gone, narrowed): the gate fails</li>\
+<li><b class=\"declared\"><span class=\"w\">decl</span><span class=\"m\">d</span></b> the declaration explains a difference</li>\
+<li><b class=\"known\"><span class=\"w\">known</span><span class=\"m\">k</span></b> a deviation the baseline records, read in the source</li>\
+<li><b class=\"new\"><span class=\"w\">NEW</span><span class=\"m\">N</span></b> not in the baseline (or a recorded one gone, narrowed): the gate fails</li>\
 <li><b class=\"not-run\">–</b> not run: its implementation is not installed</li></ul>"
     );
     let _ = write!(
@@ -284,7 +280,8 @@ each cause below comes from its report, each note from its baseline.</p>\n",
         let _ = write!(h, "<th class=\"area\">{}</th>", esc(title));
     }
     h.push_str(
-        "<th>implementation</th><th>rules and switches</th><th>Unicode</th></tr></thead><tbody>\n",
+        "<th class=\"wide\">implementation</th><th class=\"wide\">rules and switches</th>\
+<th class=\"wide\">Unicode</th></tr></thead><tbody>\n",
     );
     for gate in &survey.gates {
         let _ = write!(
@@ -297,13 +294,19 @@ each cause below comes from its report, each note from its baseline.</p>\n",
         );
         for (area, title) in AREAS {
             let cell = gate.cells[*area].as_str();
-            let word = match cell {
-                "pass" => "✓",
-                "declared" => "decl",
-                "known" => "known",
-                "new" => "NEW",
-                "not-run" => "–",
-                _ => "?",
+            // The word, and the one-letter mark a phone's width shows.
+            let (word, mark) = match cell {
+                "pass" => ("✓", "✓"),
+                "declared" => ("decl", "d"),
+                "known" => ("known", "k"),
+                "new" => ("NEW", "N"),
+                "not-run" => ("–", "–"),
+                _ => ("?", "?"),
+            };
+            let word = if word == mark {
+                word.to_string()
+            } else {
+                format!("<span class=\"w\">{word}</span><span class=\"m\">{mark}</span>")
             };
             if cell == "known" || cell == "new" {
                 let _ = write!(
@@ -326,7 +329,7 @@ each cause below comes from its report, each note from its baseline.</p>\n",
             .collect();
         let _ = writeln!(
             h,
-            "<td class=\"about\">{}</td><td class=\"rules\">{}</td><td>{}</td></tr>",
+            "<td class=\"about\">{}</td><td class=\"rules\">{}</td><td class=\"wide\">{}</td></tr>",
             esc(&gate.about),
             rules.join(" "),
             esc(&unicode(gate))
@@ -367,8 +370,25 @@ implementation <code>{}</code>; <span class=\"status-{}\">{}</span></p>\n",
     if !gate.cost.is_empty() {
         cost_plot(h, gate);
     }
+    // Causes that one note explains are one bug seen through several
+    // rules: one item, in the area of the first (in the page's order),
+    // saying every area it reaches, its note once.
+    let order = |area: &str| AREAS.iter().position(|(a, _)| *a == area);
+    let mut sorted: Vec<&SurveyCause> = gate.causes.iter().collect();
+    sorted.sort_by_key(|c| order(&c.area));
+    let mut groups: Vec<Vec<&SurveyCause>> = Vec::new();
+    for cause in sorted {
+        let same = cause
+            .note
+            .as_ref()
+            .and_then(|n| groups.iter_mut().find(|g| g[0].note.as_ref() == Some(n)));
+        match same {
+            Some(group) => group.push(cause),
+            None => groups.push(vec![cause]),
+        }
+    }
     for (area, title) in AREAS {
-        let causes: Vec<_> = gate.causes.iter().filter(|c| c.area == *area).collect();
+        let here: Vec<&Vec<&SurveyCause>> = groups.iter().filter(|g| g[0].area == *area).collect();
         let gone: Vec<_> = gate
             .still_there
             .iter()
@@ -377,7 +397,7 @@ implementation <code>{}</code>; <span class=\"status-{}\">{}</span></p>\n",
             .chain(gate.narrowed.iter().map(|r| ("narrowed", r)))
             .filter(|(_, r)| r.area == *area)
             .collect();
-        if causes.is_empty() && gone.is_empty() {
+        if here.is_empty() && gone.is_empty() {
             continue;
         }
         let _ = writeln!(
@@ -386,33 +406,28 @@ implementation <code>{}</code>; <span class=\"status-{}\">{}</span></p>\n",
             esc(&gate.name),
             esc(title)
         );
-        for cause in causes {
-            let class = if cause.known { "known" } else { "new" };
+        for group in here {
+            let known = group.iter().all(|c| c.known);
+            let class = if known { "known" } else { "new" };
             let _ = write!(
                 h,
-                "<li class=\"{class}\"><span class=\"tag {class}\">{}</span>{}",
-                if cause.known { "known" } else { "NEW" },
-                esc(&cause.summary)
+                "<li class=\"{class}\"><span class=\"tag {class}\">{}</span>",
+                if known { "known" } else { "NEW" },
             );
-            if !cause.explanations.iter().all(String::is_empty) {
+            if group.len() > 1 {
+                let mut areas: Vec<&str> = group.iter().map(|c| area_title(&c.area)).collect();
+                areas.dedup();
                 let _ = write!(
                     h,
-                    "<div class=\"meta\">explained: {}</div>",
-                    esc(&cause.explanations.join("; "))
+                    "one root, {} causes, in {}",
+                    group.len(),
+                    esc(&areas.join(", "))
                 );
             }
-            let _ = write!(h, "<pre>{}</pre>", esc(&cause.reproduce));
-            if cause.by_rule.len() > 1 {
-                for rule in &cause.by_rule {
-                    let _ = write!(
-                        h,
-                        "<div class=\"meta\">by rule, {}:</div><pre>{}</pre>",
-                        esc(rule_name(&rule.rule)),
-                        esc(&rule.reproduce)
-                    );
-                }
+            for cause in group {
+                cause_item(h, cause, group.len() > 1);
             }
-            if let Some(note) = &cause.note {
+            if let Some(note) = &group[0].note {
                 let _ = write!(h, "<div class=\"note\">{}</div>", esc(note));
             }
             h.push_str("</li>\n");
@@ -444,6 +459,34 @@ implementation <code>{}</code>; <span class=\"status-{}\">{}</span></p>\n",
             h.push_str("</li>\n");
         }
         h.push_str("</ul>\n");
+    }
+}
+
+/// One cause of a gate's section: its summary (a line of its own inside
+/// a group of one root), what explained it, and its reproducers.
+fn cause_item(h: &mut String, cause: &SurveyCause, in_group: bool) {
+    if in_group {
+        let _ = write!(h, "<div class=\"meta\">{}</div>", esc(&cause.summary));
+    } else {
+        h.push_str(&esc(&cause.summary));
+    }
+    if !cause.explanations.iter().all(String::is_empty) {
+        let _ = write!(
+            h,
+            "<div class=\"meta\">explained: {}</div>",
+            esc(&cause.explanations.join("; "))
+        );
+    }
+    let _ = write!(h, "<pre>{}</pre>", esc(&cause.reproduce));
+    if cause.by_rule.len() > 1 {
+        for rule in &cause.by_rule {
+            let _ = write!(
+                h,
+                "<div class=\"meta\">by rule, {}:</div><pre>{}</pre>",
+                esc(rule_name(&rule.rule)),
+                esc(&rule.reproduce)
+            );
+        }
     }
 }
 

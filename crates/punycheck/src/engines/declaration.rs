@@ -77,8 +77,8 @@ pub enum AnswersDecl {
     /// It converts: encode answers the ASCII form, decode the code points.
     Conversion,
     /// It answers only whether the input is valid (a validator): `valid`
-    /// or `invalid` to a question of either direction, judged against
-    /// whether the reference succeeds.
+    /// or `invalid` to a name in any form, asked as a name to encode and
+    /// judged against whether the reference's ToASCII succeeds.
     Verdict,
 }
 

@@ -275,10 +275,10 @@ pub(super) fn split(
             } else {
                 (was, sample)
             };
-            for v in class_witness.values_mut().filter(|v| **v == same) {
-                *v = witness::refusal(&keep);
-            }
             w = witness::refusal(&keep);
+            for v in class_witness.values_mut().filter(|v| **v == same) {
+                v.clone_from(&w);
+            }
             found.insert(w.clone(), (keep, keep_sample, n));
         }
         class_witness.insert(s.class, w.clone());
