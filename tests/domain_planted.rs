@@ -326,3 +326,37 @@ fn each_rule_of_a_wrong_output_has_a_reproducer() {
         );
     }
 }
+
+/// The two table bugs of `tests/impls/unicode_plants.py` on whole names
+/// (issue 45), each reported by a check of 3,000 questions: a ToUnicode
+/// that lowercases its answer, and tables that refuse every code point
+/// assigned after 15.1 in an implementation declared to cover 17.0; the
+/// correct one asks every Unicode class both ways.
+#[test]
+fn table_bugs_are_reported_by_questions_drawn_from_the_data() {
+    let claims = ["--unicode-version", "17.0"];
+    let (status, report) = check_with("none", &[], "3000", &claims);
+    assert_eq!(status, Some(0), "{report}");
+    common::assert_every_unicode_class_asked("none", &report);
+    let plants: [(&str, Explains); 2] = [
+        ("lowercase-to-unicode", |c| {
+            c.contains("decode: different output")
+        }),
+        ("refuse-after-15.1", |c| {
+            c.contains("rejects what the reference accepts")
+        }),
+    ];
+    for (bug, explained) in plants {
+        let (status, report) = check_with(bug, &[], "3000", &claims);
+        assert_eq!(status, Some(1), "{bug}:\n{report}");
+        let causes = causes(&report);
+        assert!(!causes.is_empty(), "{bug}:\n{report}");
+        for cause in &causes {
+            assert!(
+                explained(cause),
+                "{bug}: not the plant's: {cause}\n{report}"
+            );
+        }
+        common::assert_every_reproducer_exits_1(bug, &report);
+    }
+}

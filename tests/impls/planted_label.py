@@ -51,6 +51,8 @@ that had it went wrong:
                  U+0915 a U+200C b, a case the JSON Schema test suite added
                  in 2026): only the first ZWNJ or ZWJ of a label is judged,
                  so a later one out of its context is taken, both ways.
+  lowercase-to-unicode, refuse-after-X.Y  table bugs of UTS #46
+                 implementations: see unicode_plants.py.
   slow-refusal   CPython's encodings.idna (python/cpython#157675), the
                  Python idna package: a label's length is checked only after
                  a quadratic step, so a long label is refused, rightly, after
@@ -63,6 +65,8 @@ import time
 import subprocess
 import sys
 import unicodedata
+
+import unicode_plants
 
 JOINERS = (0x200C, 0x200D)
 
@@ -193,8 +197,21 @@ def main():
                 text = ""
             if text.lower().startswith("xn--") and not text.isascii():
                 answer = "ok xn--" + text.encode("punycode").decode("ascii")
+        if bug.startswith("refuse-after-") and answer is None:
+            if verb == "decode":
+                cps = [ord(c) for c in rest]
+            else:
+                try:
+                    cps = [int(t[2:], 16) for t in rest.split()]
+                except ValueError:
+                    cps = []
+            cp = unicode_plants.refused_after(bug, cps)
+            if cp is not None:
+                answer = "error u+%04X is not in its tables" % cp
         if answer is None:
             answer = ask(question)
+        if bug == "lowercase-to-unicode" and verb == "decode" and answer.startswith("ok"):
+            answer = unicode_plants.lowercased(answer)
         sys.stdout.write(answer + "\n")
         sys.stdout.flush()
 

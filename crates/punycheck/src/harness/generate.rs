@@ -15,6 +15,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::compare::Request;
+use super::unicode_classes::Plan;
 use crate::codec::Codec;
 use crate::engines::Engine;
 use crate::punycode::{self, DELIMITER, MAXINT};
@@ -28,6 +29,10 @@ pub struct Generator {
     codec: Codec,
     /// The codec's reference, for valid encodings of the other codecs.
     reference: Option<Box<dyn Engine>>,
+    /// For the label and domain codecs, the questions that ask each
+    /// Unicode class both ways, asked first; made at the first request.
+    plan: Option<Plan>,
+    seed: u64,
 }
 
 /// A code point region worth sampling.
@@ -197,12 +202,40 @@ impl Generator {
             reference: (codec != Codec::Punycode)
                 .then(|| crate::engines::reference_for(codec))
                 .flatten(),
+            plan: None,
+            seed,
         }
     }
 
-    /// The next request, alternating between encoding and decoding.
+    /// The plan of the label and domain codecs' first questions
+    /// ([`Plan`]), made when first needed; `None` for the other codecs.
+    fn plan(&mut self) -> Option<&mut Plan> {
+        if self.codec.label_profile().is_none() {
+            return None;
+        }
+        if self.plan.is_none() {
+            let reference = self.reference.as_deref()?;
+            self.plan = Some(Plan::new(self.codec, self.seed, reference));
+        }
+        self.plan.as_mut()
+    }
+
+    /// For the label and domain codecs, whether each Unicode class of
+    /// [`super::unicode_classes::table`] has a context the reference
+    /// accepts (the plan found one), for [`super::unicode_classes::Coverage::asked`].
+    pub fn accepting(&mut self) -> Option<Vec<bool>> {
+        self.plan().map(|plan| plan.accepting.clone())
+    }
+
+    /// The next request, alternating between encoding and decoding; for
+    /// the label and domain codecs, the questions of the class plan
+    /// first ([`Plan`]).
     pub fn next_request(&mut self) -> Request {
         self.count += 1;
+        // The label and domain codecs ask each Unicode class first.
+        if let Some(request) = self.plan().and_then(|plan| plan.questions.pop_front()) {
+            return request;
+        }
         // Decided on the long stream, and the request it replaces is still
         // drawn, so that the main stream stays where it was.
         let long = self.codec == Codec::Punycode && self.long_rng.random_ratio(1, LONG_ONE_IN);

@@ -23,6 +23,7 @@ pub mod regressions;
 pub mod report;
 pub mod runner;
 pub mod small;
+pub mod unicode_classes;
 pub mod vectors;
 pub mod witness;
 
