@@ -230,12 +230,17 @@ fn ascii_labels_the_std3_switch_and_each_bidi_condition_are_asked() {
         &["--std3-rules", "false"],
     );
     assert_eq!(status, Some(1), "{report}");
+    // One cause for each General_Category its shortest refusals show
+    // (`"` is Po, `$` Sc: the questions hold every class), each the
+    // plant's.
     let causes = causes_of(&report);
-    assert_eq!(causes.len(), 1, "{causes:#?}\n{report}");
-    assert!(
-        causes[0].contains("encode: rejects what the reference accepts"),
-        "{causes:#?}"
-    );
+    assert!(!causes.is_empty(), "{report}");
+    for cause in &causes {
+        assert!(
+            cause.contains("encode: rejects what the reference accepts"),
+            "{causes:#?}"
+        );
+    }
     assert!(assert_every_reproducer_exits_1("std3-inverted", &report) > 0);
     // With the switch on, the plant refuses what the reference refuses.
     let (status, report) = check_label(&spec("std3-inverted", ""), "1500", "60", &[]);
