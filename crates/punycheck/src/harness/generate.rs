@@ -210,9 +210,7 @@ impl Generator {
     /// The plan of the label and domain codecs' first questions
     /// ([`Plan`]), made when first needed; `None` for the other codecs.
     fn plan(&mut self) -> Option<&mut Plan> {
-        if self.codec.label_profile().is_none() {
-            return None;
-        }
+        self.codec.label_profile()?;
         if self.plan.is_none() {
             let reference = self.reference.as_deref()?;
             self.plan = Some(Plan::new(self.codec, self.seed, reference));

@@ -427,12 +427,12 @@ fn build() -> Table {
     add_family(
         &mut classes,
         Property::BidiClass,
-        map_family::<BidiClass>(|_| true, |v| short_name(v)),
+        map_family::<BidiClass>(|_| true, short_name),
     );
     add_family(
         &mut classes,
         Property::JoiningType,
-        map_family::<JoiningType>(|_| true, |v| short_name(v)),
+        map_family::<JoiningType>(|_| true, short_name),
     );
     add_family(
         &mut classes,
@@ -445,7 +445,7 @@ fn build() -> Table {
     add_family(
         &mut classes,
         Property::GeneralCategory,
-        map_family::<GeneralCategory>(|v| v != GeneralCategory::Surrogate, |v| short_name(v)),
+        map_family::<GeneralCategory>(|v| v != GeneralCategory::Surrogate, short_name),
     );
     add_family(
         &mut classes,
