@@ -14,8 +14,8 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::class_plan::Plan;
 use super::compare::Request;
-use super::unicode_classes::Plan;
 use crate::codec::Codec;
 use crate::engines::Engine;
 use crate::punycode::{self, DELIMITER, MAXINT};

@@ -6,6 +6,7 @@ pub mod calibration;
 pub mod campaign;
 pub mod causes;
 pub mod check;
+pub mod class_plan;
 pub mod compare;
 pub mod cost;
 pub mod difference;
