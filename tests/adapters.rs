@@ -222,6 +222,11 @@ fn gate(name: &str, always: bool) {
         "{gate}: new or gone causes:\n{report}{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // A label or domain gate asks every Unicode class both ways at its
+    // size (issue 45).
+    if label || domain {
+        common::assert_every_unicode_class_asked(&gate, &report);
+    }
     // A gate with a baseline passes on it, and says so; one without
     // conforms.
     let verdict = common::verdict(&report);

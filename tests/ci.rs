@@ -198,7 +198,7 @@ fn json_and_junit_files_beside_the_text_report() {
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
     assert_valid(&schema_validator(), &json);
-    assert_eq!(json["version"], 8);
+    assert_eq!(json["version"], 9);
     assert_eq!(json["status"], "nonconforming");
     // Declared as it is: pyny has annotations.
     assert_eq!(json["declaration"]["annotations"], true);

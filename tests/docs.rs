@@ -818,3 +818,36 @@ fn every_configuration_key_is_in_the_docs() {
         "keys not in docs/checking.md: {missing:?}"
     );
 }
+
+/// The guide's list of Unicode classes is the data's (issue 45): the
+/// total, each property's count, and the values of the short lists, as
+/// the library enumerates them from ICU4X's tables, so that a new Unicode
+/// version that brings a class also brings its line.
+#[test]
+fn the_guide_lists_the_unicode_classes_of_the_data() {
+    use punycheck::harness::unicode_classes::{Property, table};
+    let guide = fs::read_to_string(root().join("docs/checking.md")).unwrap();
+    let classes = &table().classes;
+    assert!(
+        guide.contains(&format!("{} classes today", classes.len())),
+        "docs/checking.md does not say {} classes today",
+        classes.len()
+    );
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for class in classes {
+        *counts.entry(class.property.name()).or_default() += 1;
+    }
+    for (name, n) in counts {
+        assert!(
+            guide.contains(&format!("| `{name}` ({n}) |")),
+            "docs/checking.md has no row `{name}` ({n})"
+        );
+    }
+    for class in classes {
+        let listed = matches!(
+            class.property,
+            Property::GeneralCategory | Property::CombiningClass
+        ) || guide.contains(&class.value);
+        assert!(listed, "docs/checking.md does not name {}", class.name());
+    }
+}

@@ -246,10 +246,12 @@ fn a_baseline_does_not_hide_a_new_wrong_output() {
     std::fs::create_dir_all(&dir).unwrap();
     let baseline = dir.join("baseline.toml").display().to_string();
     let _ = std::fs::remove_file(&baseline);
+    // 800 questions: the first 400 to 600 ask the Unicode classes, the
+    // rest are the generator's names, ASCII ones among them.
     let (_, report) = check_with(
         "ascii-case-kept",
         &[],
-        "300",
+        "800",
         &["--write-baseline", &baseline],
     );
     let recorded = std::fs::read_to_string(&baseline).unwrap_or_else(|e| panic!("{e}\n{report}"));
@@ -257,12 +259,12 @@ fn a_baseline_does_not_hide_a_new_wrong_output() {
         recorded.contains("an LDH label: ASCII letters not lowercased, kept from the question"),
         "{recorded}"
     );
-    let (status, report) = check_with("ascii-case-kept", &[], "300", &["--baseline", &baseline]);
+    let (status, report) = check_with("ascii-case-kept", &[], "800", &["--baseline", &baseline]);
     assert_eq!(status, Some(0), "{report}");
     let (status, report) = check_with(
         "ascii-case-kept+xn-upper-z",
         &[],
-        "300",
+        "800",
         &["--baseline", &baseline],
     );
     assert_eq!(status, Some(1), "{report}");
@@ -287,7 +289,7 @@ fn each_rule_of_a_wrong_output_has_a_reproducer() {
     let dir = std::env::temp_dir().join(format!("punycheck-by-rule-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let json = dir.join("report.json").display().to_string();
-    let (status, report) = check_with("ascii-case-kept+xn-upper-z", &[], "300", &["--json", &json]);
+    let (status, report) = check_with("ascii-case-kept+xn-upper-z", &[], "800", &["--json", &json]);
     assert_eq!(status, Some(1), "{report}");
     assert!(report.contains("by rule ("), "{report}");
     let json: serde_json::Value =
@@ -324,5 +326,39 @@ fn each_rule_of_a_wrong_output_has_a_reproducer() {
             "{rule}{repro}\n{}",
             String::from_utf8_lossy(&again.stdout)
         );
+    }
+}
+
+/// The two table bugs of `tests/impls/unicode_plants.py` on whole names
+/// (issue 45), each reported by a check of 3,000 questions: a ToUnicode
+/// that lowercases its answer, and tables that refuse every code point
+/// assigned after 15.1 in an implementation declared to cover 17.0; the
+/// correct one asks every Unicode class both ways.
+#[test]
+fn table_bugs_are_reported_by_questions_drawn_from_the_data() {
+    let claims = ["--unicode-version", "17.0"];
+    let (status, report) = check_with("none", &[], "3000", &claims);
+    assert_eq!(status, Some(0), "{report}");
+    common::assert_every_unicode_class_asked("none", &report);
+    let plants: [(&str, Explains); 2] = [
+        ("lowercase-to-unicode", |c| {
+            c.contains("decode: different output")
+        }),
+        ("refuse-after-15.1", |c| {
+            c.contains("rejects what the reference accepts")
+        }),
+    ];
+    for (bug, explained) in plants {
+        let (status, report) = check_with(bug, &[], "3000", &claims);
+        assert_eq!(status, Some(1), "{bug}:\n{report}");
+        let causes = causes(&report);
+        assert!(!causes.is_empty(), "{bug}:\n{report}");
+        for cause in &causes {
+            assert!(
+                explained(cause),
+                "{bug}: not the plant's: {cause}\n{report}"
+            );
+        }
+        common::assert_every_reproducer_exits_1(bug, &report);
     }
 }

@@ -158,3 +158,19 @@ pub fn assert_valid(validator: &jsonschema::Validator, value: &serde_json::Value
         .collect();
     assert!(errors.is_empty(), "{}", errors.join("\n"));
 }
+
+/// The `Unicode classes: N of M asked` line of a label or domain check's
+/// report says N = M: every class of the references' tables asked both
+/// ways.
+pub fn assert_every_unicode_class_asked(what: &str, report: &str) {
+    let line = report
+        .lines()
+        .find(|l| l.starts_with("Unicode classes: "))
+        .unwrap_or_else(|| panic!("{what}: no Unicode classes line:\n{report}"));
+    let words: Vec<&str> = line.split(' ').collect();
+    // "Unicode classes: N of M asked, ..."
+    assert!(
+        words.len() > 5 && words[3] == "of" && words[2] == words[4],
+        "{what}: not every class asked: {line}"
+    );
+}

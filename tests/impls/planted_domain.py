@@ -61,6 +61,7 @@ written as the implementations that had it went wrong:
                    error: IgnoreInvalidPunycode read as "continue without
                    an error", where UTS #46 revision 36's step 4, item 3,
                    refuses the kept label (ASCII only). Names of ASCII only.
+  lowercase-to-unicode, refuse-after-X.Y  table bugs: see unicode_plants.py.
   none             no bug: the base's answers.
 
 Bugs combine with +: ascii-case-kept+xn-upper-z has both.
@@ -69,6 +70,8 @@ import subprocess
 import sys
 import time
 import unicodedata
+
+import unicode_plants
 
 SEPARATORS = {0x2E, 0x3002, 0xFF0E, 0xFF61}
 JOINERS = (0x200C, 0x200D)
@@ -164,6 +167,8 @@ def afterwards(bugs, verb, code_points, answer):
         len(l) > 1000 and max(l) >= 0x80 for l in unicode_labels(verb, answer)
     ):
         return "error a label of more than 1000 code points"
+    if "lowercase-to-unicode" in bugs and verb == "decode":
+        return unicode_plants.lowercased(answer)
     if verb != "encode":
         return answer
     if "ascii-case-kept" in bugs and all(cp < 0x80 for cp in code_points):
@@ -249,7 +254,11 @@ def main():
             while time.process_time() < end:
                 pass
         if code_points is not None and verb in ("encode", "decode"):
-            if bug == "first-joiner" and verb == "encode":
+            if bug.startswith("refuse-after-"):
+                cp = unicode_plants.refused_after(bug, code_points)
+                if cp is not None:
+                    answer = "error u+%04X is not in its tables" % cp
+            elif bug == "first-joiner" and verb == "encode":
                 answer = first_joiner_only(base, label_base, code_points)
             elif bug == "bidi-per-label":
                 said = base.ask(question)

@@ -61,6 +61,8 @@ that had it went wrong:
                  A-label) kills the program (exit status 3, its words on
                  standard error) or never answers: how a sweep meets a
                  crash and a hang.
+  lowercase-to-unicode, refuse-after-X.Y  table bugs of UTS #46
+                 implementations: see unicode_plants.py.
   slow-refusal   CPython's encodings.idna (python/cpython#157675), the
                  Python idna package: a label's length is checked only after
                  a quadratic step, so a long label is refused, rightly, after
@@ -73,6 +75,8 @@ import time
 import subprocess
 import sys
 import unicodedata
+
+import unicode_plants
 
 JOINERS = (0x200C, 0x200D)
 
@@ -229,8 +233,21 @@ def main():
                 decoded = punycode_decode(rest[4:].lower())
                 if decoded and wrong & set(decoded):
                     answer = "ok " + tokens(decoded)
+        if bug.startswith("refuse-after-") and answer is None:
+            if verb == "decode":
+                cps = [ord(c) for c in rest]
+            else:
+                try:
+                    cps = [int(t[2:], 16) for t in rest.split()]
+                except ValueError:
+                    cps = []
+            cp = unicode_plants.refused_after(bug, cps)
+            if cp is not None:
+                answer = "error u+%04X is not in its tables" % cp
         if answer is None:
             answer = ask(question)
+        if bug == "lowercase-to-unicode" and verb == "decode" and answer.startswith("ok"):
+            answer = unicode_plants.lowercased(answer)
         sys.stdout.write(answer + "\n")
         sys.stdout.flush()
 

@@ -53,6 +53,12 @@ fn table() -> &'static [(u32, u32, UnicodeVersion)] {
     })
 }
 
+/// Every range of `unicode_age.txt`: first, last, and the version that
+/// assigned them, in code point order.
+pub fn age_ranges() -> &'static [(u32, u32, UnicodeVersion)] {
+    table()
+}
+
 /// The code points `cps` as UTF-8 text (a question to decode, a
 /// decoding compared as text); a surrogate or a value above U+10FFFF as
 /// U+FFFD.

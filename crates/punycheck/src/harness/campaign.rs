@@ -16,6 +16,7 @@ use super::compare::{Request, Verdict, judge_answer, reference_for};
 use super::generate::Generator;
 use super::parallel;
 use super::properties;
+use super::unicode_classes::{ClassesAsked, Coverage};
 use super::vectors::Expected;
 use crate::codec::Codec;
 use crate::engines::{Engine, EngineError, process};
@@ -57,6 +58,10 @@ pub struct Stats {
     pub property_checks: u64,
     /// Property violations.
     pub property_violations: u64,
+    /// For the label and domain codecs, how many of the Unicode classes
+    /// of [`super::unicode_classes::table`] the questions asked both ways.
+    #[serde(skip)]
+    pub unicode_classes: Option<ClassesAsked>,
 }
 
 /// How often one divergence class explained a difference, with an example.
@@ -241,6 +246,11 @@ pub fn run_with(
     {
         generator = generator.names_only();
     }
+    // The Unicode classes the questions ask, for the label and domain codecs.
+    let mut coverage: Vec<Option<Coverage>> = engines
+        .iter()
+        .map(|_| codec.label_profile().map(|_| Coverage::default()))
+        .collect();
     let mut done = 0u64;
     let clocks: Vec<Clock> = engines.iter().map(|_| Clock::default()).collect();
     let mut generating = Duration::ZERO;
@@ -277,6 +287,11 @@ pub fn run_with(
             });
             for ((_, request), judged) in batch.iter().zip(judged) {
                 let Some(judged) = judged else { continue };
+                if let (Some(coverage), Some(reference)) = (&mut coverage[k], &judged.reference)
+                    && !matches!(judged.verdict, Verdict::Unfinished | Verdict::Skip { .. })
+                {
+                    coverage.observe(request, reference);
+                }
                 record(
                     &mut outcomes[k],
                     &mut collectors[k],
@@ -293,6 +308,10 @@ pub fn run_with(
         progress(done);
     }
     let asking = start.elapsed();
+    let accepting = generator.accepting().unwrap_or_default();
+    for (outcome, coverage) in outcomes.iter_mut().zip(&coverage) {
+        outcome.stats.unicode_classes = coverage.as_ref().map(|c| c.asked(&accepting));
+    }
     for (outcome, clock) in outcomes.iter_mut().zip(&clocks) {
         outcome.timings = Timings {
             asking,

@@ -211,10 +211,14 @@ fn label(rng: &mut ChaCha8Rng) -> Vec<u32> {
         15 => {
             let mut out = ascii_label(rng);
             let at = rng.random_range(0..=out.len());
-            out.insert(
-                at,
-                MAPPED_SPECIALS[rng.random_range(0..MAPPED_SPECIALS.len())],
-            );
+            // Half the time a code point of a Unicode class drawn
+            // uniformly (never a full stop: that makes another label).
+            let special = if rng.random_bool(0.5) {
+                MAPPED_SPECIALS[rng.random_range(0..MAPPED_SPECIALS.len())]
+            } else {
+                super::unicode_classes::table().any_class_member(rng)
+            };
+            out.insert(at, special);
             out
         }
         16 => ODD_ASCII[rng.random_range(0..ODD_ASCII.len())]
@@ -476,17 +480,15 @@ fn ascii_label(rng: &mut ChaCha8Rng) -> Vec<u32> {
     out
 }
 
-/// Arabic or Hebrew letters, sometimes with digits (Arabic-Indic or
-/// European) inside or last, sometimes a Latin letter (which the Bidi
-/// rule refuses in an RTL label).
+/// Right-to-left letters valid under every profile, drawn from the
+/// references' tables (Bidi_Class R or AL: Hebrew, Arabic, Syriac,
+/// Thaana...), sometimes with digits (Arabic-Indic or European) inside or
+/// last, sometimes a Latin letter (which the Bidi rule refuses in an RTL
+/// label).
 fn rtl_label(rng: &mut ChaCha8Rng) -> Vec<u32> {
-    let (lo, hi) = if rng.random_bool(0.6) {
-        (0x0628, 0x063A)
-    } else {
-        (0x05D0, 0x05EA)
-    };
     let len = rng.random_range(1..8);
-    let mut out: Vec<u32> = (0..len).map(|_| rng.random_range(lo..=hi)).collect();
+    let table = super::unicode_classes::table();
+    let mut out: Vec<u32> = (0..len).map(|_| table.rtl_letter(rng)).collect();
     match rng.random_range(0..8) {
         0 => out.push(0x0660 + rng.random_range(0..10)),
         1 => out.push(u32::from(b'0' + rng.random_range(0..10))),

@@ -14,6 +14,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::class_plan::Plan;
 use super::compare::Request;
 use crate::codec::Codec;
 use crate::engines::Engine;
@@ -30,6 +31,10 @@ pub struct Generator {
     reference: Option<Box<dyn Engine>>,
     /// Every question as a name to encode ([`Generator::names_only`]).
     names_only: bool,
+    /// For the label and domain codecs, the questions that ask each
+    /// Unicode class both ways, asked first; made at the first request.
+    plan: Option<Plan>,
+    seed: u64,
 }
 
 /// A code point region worth sampling.
@@ -200,6 +205,8 @@ impl Generator {
                 .then(|| crate::engines::reference_for(codec))
                 .flatten(),
             names_only: false,
+            plan: None,
+            seed,
         }
     }
 
@@ -214,17 +221,45 @@ impl Generator {
         self
     }
 
-    /// The next request, alternating between encoding and decoding.
+    /// The plan of the label and domain codecs' first questions
+    /// ([`Plan`]), made when first needed; `None` for the other codecs.
+    fn plan(&mut self) -> Option<&mut Plan> {
+        self.codec.label_profile()?;
+        if self.plan.is_none() {
+            let reference = self.reference.as_deref()?;
+            self.plan = Some(Plan::new(self.codec, self.seed, reference));
+        }
+        self.plan.as_mut()
+    }
+
+    /// For the label and domain codecs, whether each Unicode class of
+    /// [`super::unicode_classes::table`] has a context the reference
+    /// accepts (the plan found one), for [`super::unicode_classes::Coverage::asked`].
+    pub fn accepting(&mut self) -> Option<Vec<bool>> {
+        self.plan().map(|plan| plan.accepting.clone())
+    }
+
+    /// The next request, alternating between encoding and decoding; for
+    /// the label and domain codecs, the questions of the class plan
+    /// first ([`Plan`]).
     pub fn next_request(&mut self) -> Request {
         self.count += 1;
-        // Decided on the long stream, and the request it replaces is still
-        // drawn, so that the main stream stays where it was.
-        let long = self.codec == Codec::Punycode && self.long_rng.random_ratio(1, LONG_ONE_IN);
-        let request = self.regular_request();
-        let request = if long {
-            self.long_request(matches!(request, Request::Encode { .. }))
-        } else {
-            request
+        // The label and domain codecs ask each Unicode class first.
+        let request = match self.plan().and_then(|plan| plan.questions.pop_front()) {
+            Some(request) => request,
+            None => {
+                // Decided on the long stream, and the request it replaces
+                // is still drawn, so that the main stream stays where it
+                // was.
+                let long =
+                    self.codec == Codec::Punycode && self.long_rng.random_ratio(1, LONG_ONE_IN);
+                let request = self.regular_request();
+                if long {
+                    self.long_request(matches!(request, Request::Encode { .. }))
+                } else {
+                    request
+                }
+            }
         };
         match request {
             Request::Decode(text) if self.names_only => Request::Encode {

@@ -17,6 +17,7 @@
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
+use super::unicode_classes;
 #[cfg(test)]
 use crate::label::LabelError;
 use crate::label::{self, LabelProfile};
@@ -25,29 +26,14 @@ use crate::vocabulary::Request;
 /// Lowercase letters and digits: valid in every profile, any position.
 const LDH: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
 
-/// Non-ASCII letters valid in a label under UTS #46 and IDNA2008 (PVALID)
-/// alike, assigned since Unicode 1.1 and left to right: Latin-1, Latin
-/// Extended-A, Greek, Cyrillic, Hiragana, Katakana, CJK, Hangul.
-const LETTERS: &[(u32, u32)] = &[
-    (0x00E0, 0x00F6),
-    (0x00F8, 0x00FF),
-    (0x0101, 0x0101),
-    (0x0107, 0x0107),
-    (0x0161, 0x0161),
-    (0x03B1, 0x03C9),
-    (0x0430, 0x044F),
-    (0x3041, 0x3094),
-    (0x30A1, 0x30FA),
-    (0x4E00, 0x4FFF),
-    (0xAC00, 0xAFFF),
-];
-
-/// Code points that break a label in one rule each: an uppercase letter
-/// (mapped), U+2488 (disallowed; WebKit's `xn--a-ecp`), a combining mark
-/// (first, it breaks criterion 6), the zero width joiner and non-joiner
-/// (ContextJ), Hebrew alef (Bidi), U+00DF (deviation: valid in
-/// Nontransitional), U+FFFD, and the low line (not LDH). Never a full
-/// stop: a question is about one label.
+/// Code points that break a label in one rule each, where an advisory
+/// was: an uppercase letter (mapped), U+2488 (disallowed; WebKit's
+/// `xn--a-ecp`), a combining mark (first, it breaks criterion 6), the zero
+/// width joiner and non-joiner (ContextJ), Hebrew alef (Bidi), U+00DF
+/// (deviation: valid in Nontransitional), U+FFFD, and the low line (not
+/// LDH). Never a full stop: a question is about one label. Half the
+/// breakers are these; the other half are drawn from the Unicode classes
+/// ([`breaker`]).
 const BREAKERS: &[u32] = &[
     0x0041, 0x2488, 0x0301, 0x200D, 0x200C, 0x05D0, 0x00DF, 0xFFFD, 0x005F,
 ];
@@ -80,9 +66,25 @@ pub(super) fn u_label(rng: &mut ChaCha8Rng) -> Vec<u32> {
     out
 }
 
+/// A non-ASCII letter valid in a label under every profile, drawn from
+/// the references' tables by script ([`unicode_classes::Table::letter`]).
 fn letter(rng: &mut ChaCha8Rng) -> u32 {
-    let (lo, hi) = LETTERS[rng.random_range(0..LETTERS.len())];
-    rng.random_range(lo..=hi)
+    unicode_classes::table().letter(rng)
+}
+
+/// A code point that may break a label: one of [`BREAKERS`] or, half the
+/// time, a code point of a Unicode class drawn uniformly
+/// ([`unicode_classes::Table::any_class_member`]), never a full stop.
+fn breaker(rng: &mut ChaCha8Rng) -> u32 {
+    if rng.random_bool(0.5) {
+        return BREAKERS[rng.random_range(0..BREAKERS.len())];
+    }
+    loop {
+        let cp = unicode_classes::table().any_class_member(rng);
+        if !matches!(cp, 0x2E | 0x3002 | 0xFF0E | 0xFF61) {
+            return cp;
+        }
+    }
 }
 
 /// A label whose zero width non-joiner or joiner is in a context of RFC
@@ -289,7 +291,7 @@ pub fn encode_request(rng: &mut ChaCha8Rng, profile: LabelProfile) -> Request {
         6 | 7 if rng.random_ratio(1, 3) => code_points = joiner_label(rng),
         6 | 7 => {
             let at = rng.random_range(0..=code_points.len());
-            code_points.insert(at, BREAKERS[rng.random_range(0..BREAKERS.len())]);
+            code_points.insert(at, breaker(rng));
         }
         8 => {
             let prefix: &[u32] = match rng.random_range(0..3) {

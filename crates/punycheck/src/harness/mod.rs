@@ -6,6 +6,7 @@ pub mod calibration;
 pub mod campaign;
 pub mod causes;
 pub mod check;
+pub mod class_plan;
 pub mod compare;
 pub mod cost;
 pub mod difference;
@@ -24,6 +25,7 @@ pub mod report;
 pub mod runner;
 pub mod small;
 pub mod sweep;
+pub mod unicode_classes;
 pub mod vectors;
 pub mod witness;
 

@@ -47,6 +47,19 @@ struct Report<'a> {
     /// for every other check.
     #[serde(skip_serializing_if = "Option::is_none")]
     sweep: Option<&'a crate::harness::sweep::Summary>,
+    /// For the label and domain codecs, the Unicode classes the generated
+    /// questions asked ([`crate::harness::unicode_classes`]); null for
+    /// the other codecs.
+    unicode_classes: Option<UnicodeClassesJson>,
+}
+
+/// How many Unicode classes were asked both ways.
+#[derive(Serialize)]
+struct UnicodeClassesJson {
+    asked: usize,
+    total: usize,
+    refused_only: usize,
+    not_asked: Vec<String>,
 }
 
 /// One phase's time.
@@ -637,6 +650,12 @@ pub fn report(report: &CheckReport) -> String {
         stopped: report.campaign.aborted.as_deref(),
         repro_commands,
         cost: report.cost.as_ref().map(cost_json),
+        unicode_classes: s.unicode_classes.as_ref().map(|c| UnicodeClassesJson {
+            asked: c.asked,
+            total: c.total,
+            refused_only: c.refused_only,
+            not_asked: c.not_asked.clone(),
+        }),
         timings: report
             .timings()
             .into_iter()

@@ -26,7 +26,7 @@ pub use json::setup_error_json;
 pub use timings::{PhaseTimes, Timing};
 
 /// The version of the JSON report's layout (`docs/report.schema.json`).
-pub const VERSION: u32 = 8;
+pub const VERSION: u32 = 9;
 
 /// One vector's result in a check.
 #[derive(Clone, Debug)]

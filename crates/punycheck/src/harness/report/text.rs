@@ -64,6 +64,9 @@ impl CheckReport {
                 s.requests, s.same, s.nonconformances
             );
         }
+        if let Some(classes) = &s.unicode_classes {
+            let _ = writeln!(out, "{}", classes.line());
+        }
         if s.property_checks > 0 {
             let mut properties = if self.codec == "domain" {
                 "round trip, uniqueness, equivalent spellings".to_string()
