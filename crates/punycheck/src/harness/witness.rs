@@ -157,17 +157,16 @@ pub fn refusal(minimized: &Request) -> String {
         };
         return format!("{what}{n} {unit}");
     }
-    let question = match minimized {
-        Request::Encode { .. } => text.iter().map(|&cp| token(cp, false)).collect(),
-        Request::Decode(_) => decoded_tokens(&text),
-    };
-    format!("{SHORTEST_REFUSED}\"{question}\"")
+    // A name to encode may hold A-labels too (a validator is asked every
+    // name so): each label is written as a question to decode's.
+    format!("{SHORTEST_REFUSED}\"{}\"", decoded_tokens(&text))
 }
 
 /// How many values a size limit's minimized question holds at most.
 const MOST_VALUES_OF_A_LIMIT: usize = 8;
 
-/// A question to decode, as a witness writes it: [`token`] by token, but
+/// A question's name, to decode or to encode, as a witness writes it:
+/// [`token`] by token, but
 /// an A-label whose ACE prefix is not `xn--` as [`OTHER_CASE_PREFIX`] and
 /// `…`, for its Punycode: such a label is not minimized through its code
 /// points (the reference's encoding writes `xn--`), its digits a
@@ -607,6 +606,11 @@ mod tests {
         assert_eq!(encode(&[0x37]), encode(&[0x30]));
         assert_eq!(decode("a7"), format!("{SHORTEST_REFUSED}\"a{DIGIT}\""));
         assert_eq!(decode("xn--58d"), format!("{SHORTEST_REFUSED}\"xn--58d\""));
+        // A name to encode that holds an A-label (a validator's) too.
+        assert_eq!(
+            encode(&"xn--0r0d".chars().map(u32::from).collect::<Vec<_>>()),
+            format!("{SHORTEST_REFUSED}\"xn--0r0d\"")
+        );
         assert_eq!(encode(&[0x25]), format!("{SHORTEST_REFUSED}\"<Po>\""));
     }
 }
