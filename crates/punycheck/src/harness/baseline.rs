@@ -237,7 +237,7 @@ impl Entry {
             (None, None) => true,
             (Some(swept), Some(recorded)) => {
                 let explained = self.explained.iter().flatten();
-                super::sweep::Ranges::parse(recorded).is_ok_and(|r| swept.ranges.within(&r))
+                super::swept::Ranges::parse(recorded).is_ok_and(|r| swept.ranges.within(&r))
                     && cause
                         .explanations
                         .iter()
@@ -385,7 +385,7 @@ impl Baseline {
         for entry in &baseline.cause {
             entry.request()?;
             if let Some(points) = &entry.code_points {
-                super::sweep::Ranges::parse(points)
+                super::swept::Ranges::parse(points)
                     .map_err(|e| DataError::invalid("baseline", format!("code_points: {e}")))?;
             }
         }

@@ -634,7 +634,7 @@ pub struct Cause {
     /// ([`super::sweep`]), the code points and contexts that showed it;
     /// `None` for every other.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub swept: Option<super::sweep::Swept>,
+    pub swept: Option<super::swept::Swept>,
 }
 
 /// One group of observations, before it is minimized.

@@ -25,6 +25,7 @@ pub mod report;
 pub mod runner;
 pub mod small;
 pub mod sweep;
+pub mod swept;
 pub mod unicode_classes;
 pub mod vectors;
 pub mod witness;

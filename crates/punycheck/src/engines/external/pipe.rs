@@ -30,6 +30,12 @@
 //! outside the protocol is [`EngineError::Broken`]. In each case the
 //! program is restarted for the next question. Whatever a message quotes of
 //! what the program printed is bounded ([`crate::vocabulary::excerpt`]).
+//!
+//! # Size
+//!
+//! Over 800 lines only with its unit tests (the code is under 650): the
+//! one-question and the pipelined paths share their workers and their
+//! handling of deaths, hangs and broken answers, and are tested beside it.
 
 use std::io::{self, BufRead, BufReader, ErrorKind, Read, Write};
 use std::os::unix::process::ExitStatusExt;

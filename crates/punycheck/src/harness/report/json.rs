@@ -46,7 +46,7 @@ struct Report<'a> {
     /// What the sweep of every code point asked (`check --sweep`); absent
     /// for every other check.
     #[serde(skip_serializing_if = "Option::is_none")]
-    sweep: Option<&'a crate::harness::sweep::Summary>,
+    sweep: Option<&'a crate::harness::swept::Summary>,
     /// For the label and domain codecs, the Unicode classes the generated
     /// questions asked ([`crate::harness::unicode_classes`]); null for
     /// the other codecs.
@@ -377,7 +377,7 @@ struct CauseJson<'a> {
     /// For a cause of the sweep of every code point, the code points
     /// (as ranges) and the contexts that showed it; absent for every other.
     #[serde(skip_serializing_if = "Option::is_none")]
-    swept: Option<&'a crate::harness::sweep::Swept>,
+    swept: Option<&'a crate::harness::swept::Swept>,
 }
 
 /// One rule of a cause ([`crate::harness::causes::Cause::by_rule`]).

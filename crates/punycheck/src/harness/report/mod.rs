@@ -123,7 +123,7 @@ pub struct CheckReport {
     /// What the sweep of every code point asked, for a check that swept
     /// (`check --sweep`, [`super::sweep`]) instead of asking vectors and
     /// generated questions; `None` for every other check.
-    pub sweep: Option<super::sweep::Summary>,
+    pub sweep: Option<super::swept::Summary>,
 }
 
 /// The longest `reproduce:` command: one whose question would make it

@@ -299,7 +299,7 @@ impl CheckReport {
 /// The sweep's lines: what it asked, in which contexts, and what it
 /// found.
 fn sweep_text(
-    sweep: &crate::harness::sweep::Summary,
+    sweep: &crate::harness::swept::Summary,
     s: &crate::harness::campaign::Stats,
 ) -> String {
     let mut out = String::new();

@@ -40,16 +40,12 @@
 //! and a sweep's report is built in one place; the ranges, which a
 //! baseline reads too, are a module of their own ([`Ranges`]).
 
-mod ranges;
-
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
-
-pub use ranges::{Ranges, SHOWN};
+pub use super::swept::{Ranges, SHOWN, Summary, Swept};
 
 use super::baseline::{self, Baseline};
 use super::campaign::{self, ClassCount, Stats};
@@ -180,40 +176,6 @@ impl std::fmt::Display for Span {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "U+{:04X}..U+{:04X}", self.from, self.to)
     }
-}
-
-/// Where the sweep met a cause ([`Cause::swept`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Swept {
-    /// The code points that showed it.
-    pub ranges: Ranges,
-    /// How many code points that is.
-    pub code_points: u64,
-    /// The contexts it showed in ([`Context::name`]), in their order.
-    pub contexts: Vec<&'static str>,
-}
-
-/// What a sweep asked ([`CheckReport::sweep`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Summary {
-    /// The code points swept, `U+0000..U+10FFFF`.
-    pub span: String,
-    /// The contexts, each as its name and its label (`middle: aXb`).
-    pub contexts: Vec<String>,
-    /// Code points asked in at least one question.
-    pub code_points: u64,
-    /// Code points not asked in any context: outside what it declares
-    /// (its domain: the surrogates for Unicode scalar values; its channel:
-    /// the controls, for a program that answers no escaped question), or
-    /// outside the codec (the four full stops, for the label codec).
-    pub outside: u64,
-    /// Code points not reached within `--seconds` (or before an
-    /// interruption, or before the hangs stopped it).
-    pub not_reached: u64,
-    /// Questions to encode (ToASCII) asked.
-    pub encode: u64,
-    /// Questions to decode (ToUnicode) asked.
-    pub decode: u64,
 }
 
 /// The full stops at which UTS #46 and RFC 3490 break a name into labels

@@ -1,6 +1,9 @@
-//! Sets of code points written as ranges (`U+A7F1`, `U+13F8..U+13FD`):
-//! how the sweep of every code point reports and records where a cause
-//! showed, and how a baseline's recorded ranges cover a run's.
+//! What a sweep of every code point found, as the baseline, the causes
+//! and the reports hold it ([`super::sweep`] runs the sweep): sets of code
+//! points written as ranges (`U+A7F1`, `U+13F8..U+13FD`), where a cause
+//! showed ([`Swept`]), and what a sweep asked ([`Summary`]). Below the
+//! sweep, so that what records and reports it does not depend on what
+//! runs it.
 
 use std::fmt;
 
@@ -128,6 +131,40 @@ impl fmt::Display for Ranges {
 /// How many ranges a line of the text report shows (the JSON report and
 /// the baseline hold them all).
 pub const SHOWN: usize = 12;
+
+/// Where the sweep met a cause ([`super::causes::Cause::swept`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Swept {
+    /// The code points that showed it.
+    pub ranges: Ranges,
+    /// How many code points that is.
+    pub code_points: u64,
+    /// The contexts it showed in (`super::sweep::Context::name`), in their order.
+    pub contexts: Vec<&'static str>,
+}
+
+/// What a sweep asked ([`super::report::CheckReport::sweep`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// The code points swept, `U+0000..U+10FFFF`.
+    pub span: String,
+    /// The contexts, each as its name and its label (`middle: aXb`).
+    pub contexts: Vec<String>,
+    /// Code points asked in at least one question.
+    pub code_points: u64,
+    /// Code points not asked in any context: outside what it declares
+    /// (its domain: the surrogates for Unicode scalar values; its channel:
+    /// the controls, for a program that answers no escaped question), or
+    /// outside the codec (the four full stops, for the label codec).
+    pub outside: u64,
+    /// Code points not reached within `--seconds` (or before an
+    /// interruption, or before the hangs stopped it).
+    pub not_reached: u64,
+    /// Questions to encode (ToASCII) asked.
+    pub encode: u64,
+    /// Questions to decode (ToUnicode) asked.
+    pub decode: u64,
+}
 
 #[cfg(test)]
 mod tests {
