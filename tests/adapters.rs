@@ -128,16 +128,30 @@ fn domain_available(words: &[String]) -> Result<(), String> {
     )
 }
 
+/// Whether a validator's adapter runs and its implementation answers
+/// (`--answers verdict`): `bücher.de` is valid.
+fn validator_available(words: &[String]) -> Result<(), String> {
+    answers(
+        words,
+        "encode u+0062 u+00FC u+0063 u+0068 u+0065 u+0072 u+002E u+0064 u+0065\n",
+        "valid",
+        "judges bücher.de",
+    )
+}
+
 /// Runs one gate; `always` for an implementation every machine has.
 fn gate(name: &str, always: bool) {
     let gate = format!("adapters/gates/{name}.toml");
     let words = command_of(&gate);
     let label = name.starts_with("label_");
     let domain = name.starts_with("domain_");
+    let validator = name.starts_with("validator_");
     let available = if label {
         label_available(&words)
     } else if domain {
         domain_available(&words)
+    } else if validator {
+        validator_available(&words)
     } else {
         available(&words)
     };
@@ -203,6 +217,17 @@ fn gate(name: &str, always: bool) {
                 "{gate}: the adapter does not pass {question:?} on: {answer}"
             );
         }
+    } else if validator {
+        // A verdict on any name, the empty one and one that only its
+        // escaped form carries included: the implementation's, not the
+        // adapter's.
+        for question in ["encode\n", "encode u+002D\n", "decodex 61\n"] {
+            let answer = ask_pipe(&words, question);
+            assert!(
+                answer.starts_with("valid") || answer.starts_with("invalid"),
+                "{gate}: the adapter does not pass {question:?} on: {answer}"
+            );
+        }
     } else {
         assert_eq!(
             ask_pipe(&words, "decode  a-\nencode u+0020\ndecode\nencode\n"),
@@ -224,7 +249,7 @@ fn gate(name: &str, always: bool) {
     );
     // A label or domain gate asks every Unicode class both ways at its
     // size (issue 45).
-    if label || domain {
+    if label || domain || validator {
         common::assert_every_unicode_class_asked(&gate, &report);
     }
     // A gate with a baseline passes on it, and says so; one without
